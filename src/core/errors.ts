@@ -1,0 +1,33 @@
+/**
+ * One error hierarchy for the whole tool. Code branches on the class, never on message text.
+ * Retryable errors may succeed when tried again (network, 429, 5xx, timeouts, truncated bodies);
+ * fatal errors need a human (config, auth, contract violations).
+ */
+export abstract class EtlError extends Error {
+  abstract readonly retryable: boolean;
+  /** Process exit code when this error ends a command. */
+  readonly exitCode: number = 1;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class RetryableError extends EtlError {
+  readonly retryable = true;
+}
+
+export class FatalError extends EtlError {
+  readonly retryable = false;
+}
+
+/** A pipeline file, flag or argument the user must fix. Exit code 2. */
+export class ConfigError extends FatalError {
+  override readonly exitCode = 2;
+}
+
+/** Another process holds the warehouse lock. Exit code 3. */
+export class LockedError extends FatalError {
+  override readonly exitCode = 3;
+}
