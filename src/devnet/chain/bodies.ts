@@ -1,0 +1,224 @@
+/**
+ * Message bodies: a compact description per message, turned into a real BoC on demand with @ton/core.
+ * Layouts follow the TEP-74 jetton, TEP-62 NFT, wallet v4 and elector contracts.
+ */
+import { Address, beginCell, internal, storeMessageRelaxed, type Builder, type Cell } from '@ton/core';
+
+export const Opcode = {
+  textComment: 0x00000000,
+  jettonTransfer: 0x0f8a7ea5,
+  jettonInternalTransfer: 0x178d4519,
+  jettonTransferNotification: 0x7362d09c,
+  excesses: 0xd53276db,
+  jettonBurn: 0x595f07bc,
+  jettonBurnNotification: 0x7bdd97de,
+  nftTransfer: 0x5fcc3d14,
+  nftOwnershipAssigned: 0x05138d91,
+  electorNewStake: 0x4e73744b,
+  electorNewStakeConfirmation: 0xf374484c,
+  electorReturnStake: 0xee6f454c,
+  electorRecoverStake: 0x47657424,
+  electorRecoverStakeOk: 0xf96f7324,
+  bounced: 0xffffffff,
+} as const;
+
+/** Account indexes are resolved to addresses when the body is built. */
+export type BodySpec =
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'text'; readonly text: string }
+  | {
+      readonly kind: 'wallet_external';
+      readonly signature: Buffer;
+      readonly subwalletId: number;
+      readonly validUntil: number;
+      readonly seqno: number;
+      readonly out: { readonly to: number; readonly value: bigint; readonly bounce: boolean; readonly body: BodySpec };
+    }
+  | {
+      readonly kind: 'jetton_transfer';
+      readonly queryId: bigint;
+      readonly amount: bigint;
+      readonly destination: number;
+      readonly responseDestination: number;
+      readonly forwardTonAmount: bigint;
+      readonly comment: string | null;
+    }
+  | {
+      readonly kind: 'jetton_internal_transfer';
+      readonly queryId: bigint;
+      readonly amount: bigint;
+      readonly from: number;
+      readonly responseDestination: number;
+      readonly forwardTonAmount: bigint;
+      readonly comment: string | null;
+    }
+  | {
+      readonly kind: 'jetton_transfer_notification';
+      readonly queryId: bigint;
+      readonly amount: bigint;
+      readonly sender: number;
+      readonly comment: string | null;
+    }
+  | { readonly kind: 'excesses'; readonly queryId: bigint }
+  | { readonly kind: 'jetton_burn'; readonly queryId: bigint; readonly amount: bigint; readonly responseDestination: number }
+  | {
+      readonly kind: 'jetton_burn_notification';
+      readonly queryId: bigint;
+      readonly amount: bigint;
+      readonly sender: number;
+      readonly responseDestination: number;
+    }
+  | {
+      readonly kind: 'nft_transfer';
+      readonly queryId: bigint;
+      readonly newOwner: number;
+      readonly responseDestination: number;
+      readonly forwardAmount: bigint;
+    }
+  | { readonly kind: 'nft_ownership_assigned'; readonly queryId: bigint; readonly prevOwner: number }
+  | {
+      readonly kind: 'elector_new_stake';
+      readonly queryId: bigint;
+      readonly validatorPubkey: Buffer;
+      readonly stakeAt: number;
+      readonly maxFactor: number;
+      readonly adnlAddr: Buffer;
+      readonly signature: Buffer;
+    }
+  | { readonly kind: 'elector_new_stake_confirmation'; readonly queryId: bigint }
+  | { readonly kind: 'elector_return_stake'; readonly queryId: bigint; readonly reason: number }
+  | { readonly kind: 'elector_recover_stake'; readonly queryId: bigint }
+  | { readonly kind: 'elector_recover_stake_ok'; readonly queryId: bigint }
+  | { readonly kind: 'bounced'; readonly original: BodySpec };
+
+const opcodeOfKind: Readonly<Record<BodySpec['kind'], number | null>> = {
+  empty: null,
+  text: Opcode.textComment,
+  wallet_external: null,
+  jetton_transfer: Opcode.jettonTransfer,
+  jetton_internal_transfer: Opcode.jettonInternalTransfer,
+  jetton_transfer_notification: Opcode.jettonTransferNotification,
+  excesses: Opcode.excesses,
+  jetton_burn: Opcode.jettonBurn,
+  jetton_burn_notification: Opcode.jettonBurnNotification,
+  nft_transfer: Opcode.nftTransfer,
+  nft_ownership_assigned: Opcode.nftOwnershipAssigned,
+  elector_new_stake: Opcode.electorNewStake,
+  elector_new_stake_confirmation: Opcode.electorNewStakeConfirmation,
+  elector_return_stake: Opcode.electorReturnStake,
+  elector_recover_stake: Opcode.electorRecoverStake,
+  elector_recover_stake_ok: Opcode.electorRecoverStakeOk,
+  bounced: Opcode.bounced,
+};
+
+/** The 32-bit opcode a body starts with, or null (empty body, wallet external message). */
+export function opcodeOf(spec: BodySpec): number | null {
+  return opcodeOfKind[spec.kind];
+}
+
+export type AddressOf = (account: number) => Address;
+
+export function buildBody(spec: BodySpec, addressOf: AddressOf): Cell {
+  return writeBody(beginCell(), spec, addressOf).endCell();
+}
+
+function writeBody(b: Builder, spec: BodySpec, addressOf: AddressOf): Builder {
+  const op = opcodeOf(spec);
+  if (op !== null && spec.kind !== 'bounced') b.storeUint(op, 32);
+  switch (spec.kind) {
+    case 'empty':
+      return b;
+    case 'text':
+      return b.storeStringTail(spec.text);
+    case 'wallet_external': {
+      const message = internal({
+        to: addressOf(spec.out.to),
+        value: spec.out.value,
+        bounce: spec.out.bounce,
+        body: buildBody(spec.out.body, addressOf),
+      });
+      return b
+        .storeBuffer(spec.signature)
+        .storeUint(spec.subwalletId, 32)
+        .storeUint(spec.validUntil, 32)
+        .storeUint(spec.seqno, 32)
+        .storeUint(0, 8)
+        .storeUint(3, 8)
+        .storeRef(beginCell().store(storeMessageRelaxed(message)).endCell());
+    }
+    case 'jetton_transfer':
+      return storeForwardPayload(
+        b
+          .storeUint(spec.queryId, 64)
+          .storeCoins(spec.amount)
+          .storeAddress(addressOf(spec.destination))
+          .storeAddress(addressOf(spec.responseDestination))
+          .storeBit(false)
+          .storeCoins(spec.forwardTonAmount),
+        spec.comment,
+      );
+    case 'jetton_internal_transfer':
+      return storeForwardPayload(
+        b
+          .storeUint(spec.queryId, 64)
+          .storeCoins(spec.amount)
+          .storeAddress(addressOf(spec.from))
+          .storeAddress(addressOf(spec.responseDestination))
+          .storeCoins(spec.forwardTonAmount),
+        spec.comment,
+      );
+    case 'jetton_transfer_notification':
+      return storeForwardPayload(
+        b.storeUint(spec.queryId, 64).storeCoins(spec.amount).storeAddress(addressOf(spec.sender)),
+        spec.comment,
+      );
+    case 'excesses':
+    case 'elector_new_stake_confirmation':
+    case 'elector_recover_stake':
+    case 'elector_recover_stake_ok':
+      return b.storeUint(spec.queryId, 64);
+    case 'jetton_burn':
+      return b
+        .storeUint(spec.queryId, 64)
+        .storeCoins(spec.amount)
+        .storeAddress(addressOf(spec.responseDestination))
+        .storeBit(false);
+    case 'jetton_burn_notification':
+      return b
+        .storeUint(spec.queryId, 64)
+        .storeCoins(spec.amount)
+        .storeAddress(addressOf(spec.sender))
+        .storeAddress(addressOf(spec.responseDestination));
+    case 'nft_transfer':
+      return b
+        .storeUint(spec.queryId, 64)
+        .storeAddress(addressOf(spec.newOwner))
+        .storeAddress(addressOf(spec.responseDestination))
+        .storeBit(false)
+        .storeCoins(spec.forwardAmount)
+        .storeBit(false);
+    case 'nft_ownership_assigned':
+      return b.storeUint(spec.queryId, 64).storeAddress(addressOf(spec.prevOwner)).storeBit(false);
+    case 'elector_new_stake':
+      return b
+        .storeUint(spec.queryId, 64)
+        .storeBuffer(spec.validatorPubkey)
+        .storeUint(spec.stakeAt, 32)
+        .storeUint(spec.maxFactor, 32)
+        .storeBuffer(spec.adnlAddr)
+        .storeRef(beginCell().storeBuffer(spec.signature).endCell());
+    case 'elector_return_stake':
+      return b.storeUint(spec.queryId, 64).storeUint(spec.reason, 32);
+    case 'bounced': {
+      // A bounced body is 0xffffffff followed by the first 256 bits of the original body.
+      const original = buildBody(spec.original, addressOf).beginParse();
+      const bits = Math.min(original.remainingBits, 256);
+      return b.storeUint(Opcode.bounced, 32).storeBits(original.loadBits(bits));
+    }
+  }
+}
+
+function storeForwardPayload(b: Builder, comment: string | null): Builder {
+  if (comment === null) return b.storeBit(false);
+  return b.storeBit(true).storeRef(beginCell().storeUint(Opcode.textComment, 32).storeStringTail(comment).endCell());
+}

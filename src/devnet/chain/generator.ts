@@ -1,0 +1,284 @@
+/**
+ * Builds the chain one masterchain block (step) at a time: users' external messages start traces,
+ * each internal message is delivered one or two blocks later, and a trace completes when no
+ * message of it is in flight. Deterministic from the seed: one Rng, consumed in a fixed order.
+ */
+import { Chain } from './chain.js';
+import { Population } from './population.js';
+import { Rng } from './rng.js';
+import { Elections } from './elections.js';
+import { Traffic, type WalletOrder } from './traffic.js';
+import { receive, type ContractContext, type OutSpec, type RecordSink } from './contracts.js';
+import { classifyTrace } from './classify.js';
+import type { Account, Action, Block, Message, TraceKind, Transaction } from './model.js';
+import {
+  BASECHAIN_SHARDS,
+  FIRST_MC_SEQNO,
+  FIRST_SHARD_SEQNO,
+  FIRST_START_LT,
+  GENESIS_UTIME,
+  LT_PER_BLOCK,
+  MASTERCHAIN_SHARD,
+} from './constants.js';
+
+interface Delivery {
+  readonly msg: Message;
+  readonly trace: number;
+}
+
+export class Generator {
+  readonly chain: Chain;
+  private readonly rng: Rng;
+  private readonly elections: Elections;
+  private readonly traffic: Traffic;
+  private readonly inbox = new Map<number, Delivery[]>();
+  private stepTxs: number[] = [];
+  private stepCompleted: number[] = [];
+  private records: StepRecords = emptyRecords();
+
+  constructor(seed: number) {
+    this.rng = new Rng(seed);
+    const population = new Population(this.rng);
+    this.chain = new Chain(seed, population);
+    this.elections = new Elections(this.chain.elections, population.validators, this.rng);
+    this.traffic = new Traffic(population, this.rng);
+  }
+
+  /** Generates a chain of `blocks` masterchain blocks. */
+  static generate(seed: number, blocks: number): Generator {
+    const generator = new Generator(seed);
+    for (let i = 0; i < blocks; i++) generator.advance();
+    return generator;
+  }
+
+  /** Appends one masterchain block with its shard blocks. */
+  advance(): void {
+    const step = this.chain.steps;
+    const utime = step === 0 ? GENESIS_UTIME : this.chain.utimes[step - 1]! + this.rng.int(3, 6);
+    this.chain.utimes.push(utime);
+    this.openBlocks(step, utime);
+    this.stepTxs = [];
+    this.stepCompleted = [];
+    this.records = emptyRecords();
+
+    const population = this.chain.population;
+    this.tickTock(population.elector, false, step);
+    this.tickTock(population.config, true, step);
+    this.elections.release(step);
+    for (const delivery of this.inbox.get(step) ?? []) this.deliver(delivery.msg, delivery.trace, step);
+    this.inbox.delete(step);
+    const planned = this.elections.plan(step, (s) => this.chain.utimes[s] ?? utime);
+    for (const order of this.traffic.ordersFor(planned, (v) => this.elections.keysOf(v), utime + 600)) {
+      this.startTrace(order, step);
+    }
+    this.closeStep(step);
+  }
+
+  private openBlocks(step: number, utime: number): void {
+    const startLt = FIRST_START_LT + step * LT_PER_BLOCK;
+    const mcSeqno = FIRST_MC_SEQNO + step;
+    const shards: [-1 | 0, string, number][] = [
+      [-1, MASTERCHAIN_SHARD, mcSeqno],
+      ...BASECHAIN_SHARDS.map((shard): [-1 | 0, string, number] => [0, shard, FIRST_SHARD_SEQNO + step]),
+    ];
+    for (const [workchain, shard, seqno] of shards) {
+      this.chain.blocks.push({
+        index: this.chain.blocks.length,
+        workchain,
+        shard,
+        seqno,
+        mcSeqno,
+        startLt,
+        endLt: startLt + 1,
+        genUtime: utime,
+        rootHash: this.rng.hash(),
+        fileHash: this.rng.hash(),
+        randSeed: this.rng.hash(),
+        createdBy: this.rng.hash(),
+        txs: [],
+      });
+    }
+  }
+
+  private tickTock(account: number, isTock: boolean, step: number): void {
+    const trace = this.newTrace('tick_tock', null);
+    this.execute(account, null, trace, step, { type: 'tick_tock', isTock });
+  }
+
+  private startTrace(order: WalletOrder, step: number): void {
+    const wallet = this.chain.population.accountAt(order.wallet);
+    const msg = this.message(null, order.wallet, 0n, 0n, null, null, false, false, {
+      kind: 'wallet_external',
+      signature: this.rng.bytes(64),
+      subwalletId: 698_983_191,
+      validUntil: this.chain.utimes[step]! + 60,
+      seqno: wallet.seqno,
+      out: { to: order.to, value: order.value, bounce: order.bounce, body: order.body },
+    });
+    const trace = this.newTrace(order.kind, msg.hash);
+    this.deliver(msg, trace, step);
+  }
+
+  private newTrace(kind: TraceKind, externalHash: string | null): number {
+    const index = this.chain.traces.length;
+    this.chain.traces.push({ index, kind, externalHash, txs: [], pending: 0 });
+    return index;
+  }
+
+  private deliver(msg: Message, trace: number, step: number): void {
+    this.execute(msg.destination!, msg, trace, step, { type: 'ord', isTock: false });
+  }
+
+  private execute(accountIndex: number, msg: Message | null, trace: number, step: number, kind: { type: 'ord' | 'tick_tock'; isTock: boolean }): void {
+    const chain = this.chain;
+    const account = chain.population.accountAt(accountIndex);
+    const block = this.blockFor(account, step);
+    const lt = Math.max(account.nextLt, block.startLt + 1 + this.rng.int(0, 2));
+    const index = chain.txs.length;
+    const context: ContractContext = { population: chain.population, rng: this.rng, elections: this.elections, step, records: this.recordSink(index) };
+    const outcome =
+      msg === null
+        ? { outs: [], aborted: false, compute: { kind: 'vm' as const, exitCode: 0, gasUsed: 0, vmSteps: 0 }, bounce: false, fees: 0n, endStatus: account.status }
+        : receive(context, account, msg);
+    const balanceBefore = account.balance;
+    const credit = msg?.value ?? 0n;
+    const outs = outcome.outs.map((out, i) => this.outMessage(account, out, lt + 1 + i, chain.utimes[step]!));
+    const debit = outs.reduce((sum, out) => sum + out.value, 0n);
+    const fees = outcome.fees < balanceBefore + credit - debit ? outcome.fees : 0n;
+    const tx: Transaction = {
+      index,
+      account: accountIndex,
+      lt,
+      now: chain.utimes[step]!,
+      hash: this.rng.hash(),
+      block: block.index,
+      mcSeqno: block.mcSeqno,
+      trace,
+      inMsg: msg,
+      outMsgs: outs,
+      prevTx: account.lastTx,
+      origStatus: account.status,
+      endStatus: outcome.endStatus,
+      balanceBefore,
+      balanceAfter: balanceBefore + credit - debit - fees,
+      totalFees: fees,
+      stateHashAfter: this.rng.hash(),
+      type: kind.type,
+      isTock: kind.isTock,
+      aborted: outcome.aborted,
+      compute: outcome.compute,
+      bounce: outcome.bounce,
+    };
+    chain.txs.push(tx);
+    chain.accountTxs[accountIndex] ??= [];
+    chain.accountTxs[accountIndex]!.push(index);
+    account.balance = tx.balanceAfter;
+    account.status = outcome.endStatus;
+    account.lastTx = index;
+    account.nextLt = lt + outs.length + 1;
+    block.endLt = Math.max(block.endLt, account.nextLt);
+    if (msg !== null) msg.inTx = index;
+    this.stepTxs.push(index);
+
+    const t = chain.trace(trace);
+    t.txs.push(index);
+    for (const out of outs) {
+      out.outTx = index;
+      const due = step + (this.rng.chance(0.25) ? 2 : 1);
+      let queue = this.inbox.get(due);
+      if (queue === undefined) this.inbox.set(due, (queue = []));
+      queue.push({ msg: out, trace });
+      t.pending += 1;
+    }
+    if (msg !== null && msg.source !== null) t.pending -= 1;
+    if (t.pending === 0) {
+      t.completedMc = block.mcSeqno;
+      this.stepCompleted.push(trace);
+    }
+  }
+
+  private outMessage(from: Account, out: OutSpec, createdLt: number, createdAt: number): Message {
+    return this.message(from.index, out.to, out.value, BigInt(this.rng.int(250_000, 1_500_000)), createdLt, createdAt, out.bounce, out.bounced ?? false, out.body);
+  }
+
+  private message(
+    source: number | null,
+    destination: number,
+    value: bigint,
+    fwdFee: bigint,
+    createdLt: number | null,
+    createdAt: number | null,
+    bounce: boolean,
+    bounced: boolean,
+    body: Message['body'],
+  ): Message {
+    return { hash: this.rng.hash(), source, destination, value, fwdFee, createdLt, createdAt, bounce, bounced, body, outTx: -1, inTx: -1 };
+  }
+
+  private blockFor(account: Account, step: number): Block {
+    const blocks = this.chain.blocksOfStep(step);
+    const block = blocks.find((b) => b.workchain === account.workchain && b.shard === account.shard);
+    if (block === undefined) throw new Error(`no block for ${account.raw} at step ${step}`);
+    return block;
+  }
+
+  private recordSink(tx: number): RecordSink {
+    const records = this.records;
+    return {
+      jettonTransfer: (r) => records.jettonTransfers.push({ tx, ...r }),
+      jettonBurn: (r) => records.jettonBurns.push({ tx, ...r }),
+      nftTransfer: (r) => records.nftTransfers.push({ tx, ...r }),
+      validatorEvent: (r) => records.validatorEvents.push({ tx, ...r }),
+    };
+  }
+
+  /** Puts the step's transactions, actions and records into their canonical orders. */
+  private closeStep(step: number): void {
+    const chain = this.chain;
+    const raw = (tx: number): string => chain.population.accountAt(chain.tx(tx).account).raw;
+    const byLtThenAccount = (a: number, b: number): number => chain.tx(a).lt - chain.tx(b).lt || (raw(a) < raw(b) ? -1 : raw(a) > raw(b) ? 1 : 0);
+    this.stepTxs.sort(byLtThenAccount);
+    for (const tx of this.stepTxs) {
+      chain.txOrder.push(tx);
+      chain.blocks[chain.tx(tx).block]!.txs.push(tx);
+    }
+    chain.txCountAfterStep[step] = chain.txOrder.length;
+
+    const actions: Action[] = this.stepCompleted.flatMap((trace) => classifyTrace(chain, trace));
+    const key = (action: Action): [number, string, number, string] => {
+      const end = chain.traceEnd(action.trace);
+      const lastTx = Math.max(...action.txs.map((tx) => chain.tx(tx).lt));
+      return [end.lt, chain.traceId(action.trace), lastTx, action.actionId];
+    };
+    const keyed = actions.map((action) => ({ action, key: key(action) }));
+    keyed.sort((a, b) => compareTuples(a.key, b.key));
+    for (const { action } of keyed) chain.actions.push(action);
+
+    const byTxLt = (a: { tx: number }, b: { tx: number }): number => chain.tx(a.tx).lt - chain.tx(b.tx).lt;
+    chain.jettonTransfers.push(...this.records.jettonTransfers.sort(byTxLt));
+    chain.jettonBurns.push(...this.records.jettonBurns.sort(byTxLt));
+    chain.nftTransfers.push(...this.records.nftTransfers.sort(byTxLt));
+    chain.validatorEvents.push(...this.records.validatorEvents.sort(byTxLt));
+  }
+}
+
+interface StepRecords {
+  readonly jettonTransfers: Chain['jettonTransfers'];
+  readonly jettonBurns: Chain['jettonBurns'];
+  readonly nftTransfers: Chain['nftTransfers'];
+  readonly validatorEvents: Chain['validatorEvents'];
+}
+
+function emptyRecords(): StepRecords {
+  return { jettonTransfers: [], jettonBurns: [], nftTransfers: [], validatorEvents: [] };
+}
+
+function compareTuples(a: readonly (number | string)[], b: readonly (number | string)[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x < y) return -1;
+    if (x > y) return 1;
+  }
+  return 0;
+}

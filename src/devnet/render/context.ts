@@ -1,0 +1,64 @@
+import { Address } from '@ton/core';
+import type { Chain } from '../chain/chain.js';
+import { BoundedCache } from './bounded-cache.js';
+import { buildBody, type BodySpec } from '../chain/bodies.js';
+import type { Message } from '../chain/model.js';
+
+export type Network = 'mainnet' | 'testnet';
+
+export const ZERO_HASH = Buffer.alloc(32).toString('base64');
+
+/**
+ * What rendering needs beside the chain: the network (user-friendly addresses carry a testnet flag)
+ * and caches for the costly parts (BoC serialisation, address forms).
+ */
+export class RenderContext {
+  private readonly friendly = new Map<number, string>();
+  private readonly bodies = new BoundedCache<Message, { boc: string; hash: string }>(200_000);
+  private readonly addresses = new Map<number, Address>();
+
+  constructor(
+    readonly chain: Chain,
+    readonly network: Network,
+  ) {}
+
+  raw(account: number): string {
+    return this.chain.population.accountAt(account).raw;
+  }
+
+  address(account: number): Address {
+    let address = this.addresses.get(account);
+    if (address === undefined) {
+      const a = this.chain.population.accountAt(account);
+      address = new Address(a.workchain, a.id);
+      this.addresses.set(account, address);
+    }
+    return address;
+  }
+
+  /** Wallets print non-bounceable (UQ…), contracts bounceable (EQ…), as TON Center's address book does. */
+  userFriendly(account: number): string {
+    let text = this.friendly.get(account);
+    if (text === undefined) {
+      const kind = this.chain.population.accountAt(account).kind;
+      const bounceable = !(kind === 'wallet' || kind === 'validator_wallet');
+      text = this.address(account).toString({ urlSafe: true, bounceable, testOnly: this.network === 'testnet' });
+      this.friendly.set(account, text);
+    }
+    return text;
+  }
+
+  body(msg: Message): { boc: string; hash: string } {
+    let body = this.bodies.get(msg);
+    if (body === undefined) {
+      body = this.cell(msg.body);
+      this.bodies.set(msg, body);
+    }
+    return body;
+  }
+
+  cell(spec: BodySpec): { boc: string; hash: string } {
+    const cell = buildBody(spec, (account) => this.address(account));
+    return { boc: cell.toBoc({ idx: false, crc32: true }).toString('base64'), hash: cell.hash().toString('base64') };
+  }
+}

@@ -1,0 +1,61 @@
+import { opcodeOf, type BodySpec } from '../chain/bodies.js';
+import type { Message } from '../chain/model.js';
+import type { RenderContext } from './context.js';
+import type { Refs } from './refs.js';
+
+const decodedOpcodeNames: Partial<Record<BodySpec['kind'], string>> = {
+  text: 'text_comment',
+  jetton_transfer: 'jetton_transfer',
+  jetton_internal_transfer: 'jetton_internal_transfer',
+  jetton_transfer_notification: 'jetton_notify',
+  excesses: 'excess',
+  jetton_burn: 'jetton_burn',
+  jetton_burn_notification: 'jetton_burn_notification',
+  nft_transfer: 'nft_transfer',
+  nft_ownership_assigned: 'nft_ownership_assigned',
+  elector_new_stake: 'elector_new_stake',
+  elector_new_stake_confirmation: 'elector_new_stake_confirmation',
+  elector_return_stake: 'elector_return_stake',
+  elector_recover_stake: 'elector_recover_stake_request',
+  elector_recover_stake_ok: 'elector_recover_stake_response',
+};
+
+export function opcodeText(op: number | null): string | null {
+  return op === null ? null : '0x' + op.toString(16).padStart(8, '0');
+}
+
+export function renderMessage(ctx: RenderContext, msg: Message, refs: Refs, withTxHashes = false): Record<string, unknown> {
+  refs.add(msg.source);
+  refs.add(msg.destination);
+  const external = msg.source === null;
+  const body = ctx.body(msg);
+  const rendered: Record<string, unknown> = {
+    hash: msg.hash,
+    source: msg.source === null ? null : ctx.raw(msg.source),
+    destination: msg.destination === null ? null : ctx.raw(msg.destination),
+    value: external ? null : msg.value.toString(),
+    value_extra_currencies: external ? null : {},
+    fwd_fee: external ? null : msg.fwdFee.toString(),
+    ihr_fee: external ? null : '0',
+    extra_flags: external ? null : '0',
+    created_lt: msg.createdLt === null ? null : String(msg.createdLt),
+    created_at: msg.createdAt === null ? null : String(msg.createdAt),
+    opcode: opcodeText(msg.body.kind === 'bounced' ? 0xffffffff : opcodeOf(msg.body)),
+    decoded_opcode: decodedOpcodeNames[msg.body.kind] ?? null,
+    ihr_disabled: external ? null : true,
+    bounce: external ? null : msg.bounce,
+    bounced: external ? null : msg.bounced,
+    import_fee: external ? '0' : null,
+    message_content: {
+      hash: body.hash,
+      body: body.boc,
+      decoded: msg.body.kind === 'text' ? { type: 'text_comment', comment: msg.body.text } : null,
+    },
+    init_state: null,
+  };
+  if (withTxHashes) {
+    rendered.in_msg_tx_hash = msg.inTx < 0 ? null : ctx.chain.tx(msg.inTx).hash;
+    rendered.out_msg_tx_hash = msg.outTx < 0 ? null : ctx.chain.tx(msg.outTx).hash;
+  }
+  return rendered;
+}

@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import type { Transaction } from '../chain/model.js';
+import { ZERO_HASH, type RenderContext } from './context.js';
+import { renderMessage } from './message.js';
+import type { Refs } from './refs.js';
+
+export function renderTransaction(ctx: RenderContext, tx: Transaction, refs: Refs): Record<string, unknown> {
+  const chain = ctx.chain;
+  const account = chain.population.accountAt(tx.account);
+  const block = chain.blocks[tx.block]!;
+  const prev = tx.prevTx < 0 ? undefined : chain.tx(tx.prevTx);
+  const trace = chain.trace(tx.trace);
+  refs.add(tx.account);
+  const rendered: Record<string, unknown> = {
+    account: account.raw,
+    hash: tx.hash,
+    lt: String(tx.lt),
+    now: tx.now,
+    mc_block_seqno: tx.mcSeqno,
+    trace_id: chain.traceId(tx.trace),
+    prev_trans_hash: prev?.hash ?? ZERO_HASH,
+    prev_trans_lt: String(prev?.lt ?? 0),
+    orig_status: tx.origStatus,
+    end_status: tx.endStatus,
+    total_fees: tx.totalFees.toString(),
+    total_fees_extra_currencies: {},
+    description: renderDescription(tx),
+    block_ref: { workchain: block.workchain, shard: block.shard, seqno: block.seqno },
+    in_msg: tx.inMsg === null ? null : renderMessage(ctx, tx.inMsg, refs),
+    out_msgs: tx.outMsgs.map((msg) => renderMessage(ctx, msg, refs)),
+    account_state_before: accountState(prev?.stateHashAfter ?? genesisStateHash(account.id), tx.origStatus, tx.balanceBefore, account.codeHash),
+    account_state_after: accountState(tx.stateHashAfter, tx.endStatus, tx.balanceAfter, account.codeHash),
+    emulated: false,
+    finality: 'finalized',
+  };
+  if (trace.externalHash !== null) rendered.trace_external_hash = trace.externalHash;
+  return rendered;
+}
+
+function renderDescription(tx: Transaction): Record<string, unknown> {
+  const compute = tx.compute;
+  const inbound = tx.inMsg !== null && tx.inMsg.source !== null ? tx.inMsg : null;
+  const description: Record<string, unknown> = {
+    type: tx.type,
+    aborted: tx.aborted,
+    destroyed: false,
+    credit_first: inbound === null ? false : !inbound.bounce,
+  };
+  if (tx.type === 'tick_tock') description.is_tock = tx.isTock;
+  description.storage_ph = { storage_fees_collected: '0', status_change: 'unchanged' };
+  if (inbound !== null) description.credit_ph = { credit: inbound.value.toString() };
+  if (compute.kind === 'skipped') {
+    description.compute_ph = { skipped: true, reason: compute.reason };
+  } else {
+    const gasFees = BigInt(compute.gasUsed) * 400n;
+    description.compute_ph = {
+      skipped: false,
+      success: compute.exitCode === 0,
+      msg_state_used: false,
+      account_activated: tx.origStatus !== 'active' && tx.endStatus === 'active',
+      gas_fees: gasFees.toString(),
+      gas_used: String(compute.gasUsed),
+      gas_limit: inbound === null ? '0' : String(Math.max(compute.gasUsed, Number(inbound.value / 400n > 1_000_000n ? 1_000_000n : inbound.value / 400n))),
+      mode: 0,
+      exit_code: compute.exitCode,
+      vm_steps: compute.vmSteps,
+      vm_init_state_hash: ZERO_HASH,
+      vm_final_state_hash: ZERO_HASH,
+    };
+    if (compute.exitCode === 0) {
+      const fwdFees = tx.outMsgs.reduce((sum, msg) => sum + msg.fwdFee, 0n);
+      description.action = {
+        success: true,
+        valid: true,
+        no_funds: false,
+        status_change: 'unchanged',
+        total_fwd_fees: fwdFees.toString(),
+        total_action_fees: ((fwdFees * 2n) / 3n).toString(),
+        result_code: 0,
+        tot_actions: tx.outMsgs.length,
+        spec_actions: 0,
+        skipped_actions: 0,
+        msgs_created: tx.outMsgs.length,
+        action_list_hash: tx.stateHashAfter,
+        tot_msg_size: { cells: String(tx.outMsgs.length * 2), bits: String(tx.outMsgs.length * 1_105) },
+      };
+    }
+  }
+  if (tx.bounce) {
+    const bounced = tx.outMsgs[0];
+    description.bounce = {
+      type: 'ok',
+      msg_size: { cells: '1', bits: '256' },
+      req_fwd_fees: (bounced?.fwdFee ?? 0n).toString(),
+      msg_fees: (bounced?.fwdFee ?? 0n).toString(),
+      fwd_fees: (bounced?.fwdFee ?? 0n).toString(),
+    };
+  }
+  return description;
+}
+
+function accountState(hash: string, status: Transaction['origStatus'], balance: bigint, codeHash: string | null): Record<string, unknown> {
+  const exists = status !== 'nonexist';
+  const active = status === 'active';
+  return {
+    hash,
+    balance: exists ? balance.toString() : null,
+    extra_currencies: exists ? {} : null,
+    account_status: exists ? status : null,
+    frozen_hash: null,
+    data_hash: active ? derivedHash(hash) : null,
+    code_hash: active ? codeHash : null,
+  };
+}
+
+function genesisStateHash(id: Buffer): string {
+  return createHash('sha256').update(id).digest('base64');
+}
+
+function derivedHash(hash: string): string {
+  return createHash('sha256').update(hash).digest('base64');
+}
