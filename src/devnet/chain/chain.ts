@@ -25,6 +25,8 @@ export class Chain {
   /** Per account, its transaction indexes in lt order. */
   readonly accountTxs: number[][] = [];
   readonly traces: Trace[] = [];
+  /** Completed traces in (end_lt, trace_id) order. */
+  readonly completedTraces: number[] = [];
   /** In (trace_end_lt, trace_id, end_lt, action_id) order; a trace's actions are appended when it completes. */
   readonly actions: Action[] = [];
   /** Sorted by tx lt. */

@@ -244,15 +244,16 @@ export class Generator {
     }
     chain.txCountAfterStep[step] = chain.txOrder.length;
 
-    const actions: Action[] = this.stepCompleted.flatMap((trace) => classifyTrace(chain, trace));
-    const key = (action: Action): [number, string, number, string] => {
-      const end = chain.traceEnd(action.trace);
-      const lastTx = Math.max(...action.txs.map((tx) => chain.tx(tx).lt));
-      return [end.lt, chain.traceId(action.trace), lastTx, action.actionId];
-    };
-    const keyed = actions.map((action) => ({ action, key: key(action) }));
-    keyed.sort((a, b) => compareTuples(a.key, b.key));
-    for (const { action } of keyed) chain.actions.push(action);
+    const traceKey = (trace: number): [number, string] => [chain.traceEnd(trace).lt, chain.traceId(trace)];
+    const completed = this.stepCompleted.map((trace) => ({ trace, key: traceKey(trace) }));
+    completed.sort((a, b) => compareTuples(a.key, b.key));
+    for (const { trace } of completed) {
+      chain.completedTraces.push(trace);
+      const actions = classifyTrace(chain, trace).map((action) => ({ action, key: actionKey(chain, action) }));
+      actions.sort((a, b) => compareTuples(a.key, b.key));
+      chain.trace(trace).actions = actions.map(({ action }) => action);
+      for (const { action } of actions) chain.actions.push(action);
+    }
 
     const byTxLt = (a: { tx: number }, b: { tx: number }): number => chain.tx(a.tx).lt - chain.tx(b.tx).lt;
     chain.jettonTransfers.push(...this.records.jettonTransfers.sort(byTxLt));
@@ -271,6 +272,11 @@ interface StepRecords {
 
 function emptyRecords(): StepRecords {
   return { jettonTransfers: [], jettonBurns: [], nftTransfers: [], validatorEvents: [] };
+}
+
+/** Within one trace, actions are ordered by (end_lt, action_id). */
+function actionKey(chain: Chain, action: Action): [number, string] {
+  return [Math.max(...action.txs.map((tx) => chain.tx(tx).lt)), action.actionId];
 }
 
 function compareTuples(a: readonly (number | string)[], b: readonly (number | string)[]): number {

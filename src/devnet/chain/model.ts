@@ -130,6 +130,8 @@ export interface Trace {
   pending: number;
   /** Masterchain seqno of the block where the trace completed; undefined while in flight. */
   completedMc?: number;
+  /** Its classified actions, once complete. */
+  actions?: readonly Action[];
 }
 
 /** A classified action, stored when its trace completes. */

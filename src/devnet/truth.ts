@@ -1,0 +1,58 @@
+/**
+ * Ground truth: exactly the objects the API returns for a dataset over the whole indexed chain, in the
+ * endpoint's canonical order (ties on lt broken by hash, where the service leaves them random).
+ * Rendered by the same code as the responses, so a warehouse can be compared field by field.
+ */
+import type { DevnetApi } from './api/context.js';
+import { Refs } from './render/refs.js';
+import { renderTransaction } from './render/transaction.js';
+import { renderAction } from './render/action.js';
+import { renderJettonBurn, renderJettonTransfer, renderNftTransfer, renderValidatorEvent } from './render/records.js';
+import { renderBlock } from './render/block.js';
+import { BLOCKS_PER_STEP } from './chain/chain.js';
+
+export const TRUTH_DATASETS = [
+  'transactions',
+  'actions',
+  'jetton_transfers',
+  'jetton_burns',
+  'nft_transfers',
+  'validator_events',
+  'blocks',
+] as const;
+
+export type TruthDataset = (typeof TRUTH_DATASETS)[number];
+
+export function truthRows(api: DevnetApi, dataset: TruthDataset): Record<string, unknown>[] {
+  const chain = api.view.chain;
+  const ctx = api.render;
+  const refs = new Refs();
+  const byLtThenHash = <T extends { tx: number }>(records: readonly T[]): T[] =>
+    records
+      .slice(0, api.view.visibleRecords(records))
+      .sort((a, b) => chain.tx(a.tx).lt - chain.tx(b.tx).lt || compare(chain.tx(a.tx).hash, chain.tx(b.tx).hash));
+  switch (dataset) {
+    case 'transactions':
+      return chain.txOrder.slice(0, api.view.visibleTxs).map((i) => renderTransaction(ctx, chain.tx(i), refs));
+    case 'actions':
+      return chain.actions
+        .slice(0, api.view.visibleActions)
+        .map((a) => renderAction(ctx, a, refs, { includeAccounts: true, includeTransactions: false }));
+    case 'jetton_transfers':
+      return byLtThenHash(chain.jettonTransfers)
+        .filter((r) => !chain.tx(r.tx).aborted)
+        .map((r) => renderJettonTransfer(ctx, r, refs));
+    case 'jetton_burns':
+      return byLtThenHash(chain.jettonBurns).map((r) => renderJettonBurn(ctx, r, refs));
+    case 'nft_transfers':
+      return byLtThenHash(chain.nftTransfers).map((r) => renderNftTransfer(ctx, r, refs));
+    case 'validator_events':
+      return chain.validatorEvents.slice(0, api.view.visibleRecords(chain.validatorEvents)).map((r) => renderValidatorEvent(ctx, r, refs));
+    case 'blocks':
+      return chain.blocks.slice(0, (api.view.indexedStep + 1) * BLOCKS_PER_STEP).map((b) => renderBlock(chain, b));
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
