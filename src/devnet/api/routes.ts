@@ -3,6 +3,7 @@ import type { DevnetApi } from './context.js';
 import { transactionsHandlers } from './v3/transactions.js';
 import { chainHandlers } from './v3/chain.js';
 import { actionHandlers } from './v3/actions.js';
+import { messageHandlers } from './v3/messages.js';
 
 /** Every endpoint the devnet serves. One line per endpoint group. */
 export function devnetRoutes(api: DevnetApi): RouteTable {
@@ -12,6 +13,7 @@ export function devnetRoutes(api: DevnetApi): RouteTable {
       ...transactionsHandlers(api),
       ...chainHandlers(api),
       ...actionHandlers(api),
+      ...messageHandlers(api),
     },
   };
 }

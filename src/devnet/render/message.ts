@@ -24,7 +24,8 @@ export function opcodeText(op: number | null): string | null {
   return op === null ? null : '0x' + op.toString(16).padStart(8, '0');
 }
 
-export function renderMessage(ctx: RenderContext, msg: Message, refs: Refs, withTxHashes = false): Record<string, unknown> {
+/** `txIndexed`, when given, adds in_msg_tx_hash/out_msg_tx_hash for transactions the indexer has (as /messages does). */
+export function renderMessage(ctx: RenderContext, msg: Message, refs: Refs, txIndexed?: (tx: number) => boolean): Record<string, unknown> {
   refs.add(msg.source);
   refs.add(msg.destination);
   const external = msg.source === null;
@@ -53,9 +54,9 @@ export function renderMessage(ctx: RenderContext, msg: Message, refs: Refs, with
     },
     init_state: null,
   };
-  if (withTxHashes) {
-    rendered.in_msg_tx_hash = msg.inTx < 0 ? null : ctx.chain.tx(msg.inTx).hash;
-    rendered.out_msg_tx_hash = msg.outTx < 0 ? null : ctx.chain.tx(msg.outTx).hash;
+  if (txIndexed !== undefined) {
+    rendered.in_msg_tx_hash = msg.inTx >= 0 && txIndexed(msg.inTx) ? ctx.chain.tx(msg.inTx).hash : null;
+    rendered.out_msg_tx_hash = msg.outTx >= 0 && txIndexed(msg.outTx) ? ctx.chain.tx(msg.outTx).hash : null;
   }
   return rendered;
 }

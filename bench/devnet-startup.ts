@@ -1,0 +1,50 @@
+/**
+ * Devnet at scale: start `chain-etl devnet --blocks N` as a child process, time until it serves,
+ * fetch a few full pages, and read its peak RSS (VmHWM) from /proc.
+ * Usage: node .bench-build/bench/devnet-startup.js [blocks=20000]
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+export interface DevnetStartupResult {
+  readonly blocks: number;
+  readonly transactions: number;
+  readonly startupSeconds: number;
+  readonly peakRssMiB: number;
+  readonly pageMs: number;
+}
+
+export async function measureDevnetStartup(blocks: number): Promise<DevnetStartupResult> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['bin/chain-etl.js', 'devnet', '--port', '0', '--blocks', String(blocks), '--keys', 'mainnet:BENCH', '--key-rps', '1000'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`devnet exited with ${code} before serving`)));
+  });
+  const startupSeconds = (performance.now() - started) / 1000;
+  const url = /http:\/\/127\.0\.0\.1:\d+/.exec(firstLine)?.[0];
+  const transactions = Number(/(\d+) transactions/.exec(firstLine)?.[1]);
+  if (url === undefined) throw new Error(`unexpected first line: ${firstLine}`);
+  const pageStart = performance.now();
+  const pages = 5;
+  let startLt = '0';
+  for (let i = 0; i < pages; i++) {
+    const response = await fetch(`${url}/api/v3/transactions?sort=asc&limit=1000&start_lt=${startLt}`, { headers: { 'X-API-Key': 'BENCH' } });
+    const body = (await response.json()) as { transactions: { lt: string }[] };
+    startLt = body.transactions.at(-1)!.lt;
+  }
+  const pageMs = (performance.now() - pageStart) / pages;
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const peakKiB = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return { blocks, transactions, startupSeconds, peakRssMiB: Math.round(peakKiB / 1024), pageMs: Math.round(pageMs) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const blocks = Number(process.argv[2] ?? 20_000);
+  measureDevnetStartup(blocks).then((result) => console.log(JSON.stringify(result)));
+}
