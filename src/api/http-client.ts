@@ -1,0 +1,295 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino, type Logger } from 'pino';
+import { RetryableError } from '../core/errors.js';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import {
+  ApiNetworkError,
+  ApiRequestError,
+  ApiServerError,
+  ApiTimeoutError,
+  AuthError,
+  InvalidBodyError,
+  RateLimitedError,
+  RetriesExhaustedError,
+} from './errors.js';
+import { buildUrl, normalizeBaseUrl, type QueryParams } from './query.js';
+import { RateLimiter } from './rate-limiter.js';
+import { redact, redactError } from './redact.js';
+
+export interface ApiClientOptions {
+  /** Service root without `/api/v2` or `/api/v3`, e.g. `https://toncenter.com`. */
+  readonly baseUrl: string;
+  /** Sent as the `X-API-Key` header only, never in a URL, message or log. @default undefined (no key: 1 request/s upstream) */
+  readonly apiKey?: string;
+  /** Where the key came from, for messages only, e.g. `$TONCENTER_API_KEY`. @default undefined */
+  readonly keySource?: string;
+  /** Requests started per second against this network. */
+  readonly rps: number;
+  /** Requests in flight at once. */
+  readonly concurrency: number;
+  /** Per attempt, from sending the request to the last byte of the body. @default 15000 */
+  readonly timeoutMs?: number;
+  /** Retries after the first attempt, for retryable failures only. @default 8 */
+  readonly maxRetries?: number;
+  /** Exponential backoff with full jitter between attempts. @default { baseMs: 250, maxMs: 30000 } */
+  readonly backoff?: BackoffOptions;
+  /** Retries at debug, the first 429 pause at info, nothing per successful request. @default a disabled logger */
+  readonly logger?: Logger;
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch;
+  /** Source of jitter in [0, 1). @default Math.random */
+  readonly random?: () => number;
+}
+
+export interface GetOptions {
+  /** Extra request headers, e.g. `X-No-Address-Book`; they cannot replace `X-API-Key`. @default {} */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Cancels waiting, backoff and the request in flight; the signal's reason is thrown. @default undefined */
+  readonly signal?: AbortSignal;
+}
+
+/** Counters for the run's stats. */
+export interface ApiStats {
+  /** Attempts sent (first tries and retries). */
+  readonly requests: number;
+  readonly retries: number;
+  /** Responses with status 429. */
+  readonly rateLimited: number;
+  /** Response body bytes received (after content decoding). */
+  readonly bytes: number;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * The HTTP client of one network: rate limit, timeouts and retries live here and nowhere else.
+ * `get` resolves to the parsed JSON or throws a FatalError (do not retry) or a RetryableError
+ * (retries exhausted; the last failure is its `cause`).
+ */
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly #apiKey: string | undefined;
+  readonly #keySource: string | undefined;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
+  readonly #backoff: BackoffOptions;
+  readonly #log: Logger;
+  readonly #fetch: typeof fetch;
+  readonly #random: () => number;
+  readonly #limiter: RateLimiter;
+  readonly #stats: Mutable<ApiStats> = { requests: 0, retries: 0, rateLimited: 0, bytes: 0 };
+  #apiVersion: string | undefined;
+  #pauseLogged = false;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.#apiKey = options.apiKey === undefined || options.apiKey.trim() === '' ? undefined : options.apiKey;
+    this.#keySource = options.keySource;
+    this.#timeoutMs = options.timeoutMs ?? 15_000;
+    this.#maxRetries = options.maxRetries ?? 8;
+    this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.#log = options.logger ?? pino({ enabled: false });
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#random = options.random ?? Math.random;
+    this.#limiter = new RateLimiter({ rps: options.rps, concurrency: options.concurrency });
+  }
+
+  get stats(): ApiStats {
+    return { ...this.#stats };
+  }
+
+  /** `X-API-Version` of the first response that carried it. */
+  get apiVersion(): string | undefined {
+    return this.#apiVersion;
+  }
+
+  async get(path: string, params: QueryParams = {}, opts: GetOptions = {}): Promise<unknown> {
+    const url = buildUrl(this.baseUrl, path, params);
+    const endpoint = url.pathname;
+    for (let retry = 0; ; retry++) {
+      try {
+        return await this.#limiter.schedule(() => this.#attempt(url, endpoint, opts), {
+          signal: opts.signal,
+          priority: retry > 0 ? 1 : 0,
+        });
+      } catch (err) {
+        opts.signal?.throwIfAborted();
+        if (!(err instanceof RetryableError)) throw err;
+        if (retry >= this.#maxRetries) throw this.#exhausted(endpoint, retry + 1, err);
+        const delayMs = backoffDelay(retry, this.#backoff, this.#random);
+        this.#stats.retries++;
+        this.#log.debug({ endpoint, retry: retry + 1, delay_ms: delayMs, err }, 'retrying request');
+        if (err instanceof RateLimitedError) {
+          this.#pauseAll(endpoint, delayMs);
+        } else {
+          await sleep(delayMs, undefined, { signal: opts.signal }).catch((sleepErr: unknown) => {
+            opts.signal?.throwIfAborted();
+            throw sleepErr;
+          });
+        }
+      }
+    }
+  }
+
+  async #attempt(url: URL, endpoint: string, opts: GetOptions): Promise<unknown> {
+    this.#stats.requests++;
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const signal = opts.signal === undefined ? timeout : AbortSignal.any([timeout, opts.signal]);
+    let response: Response;
+    try {
+      response = await this.#fetch(url, { headers: this.#headers(opts.headers), signal });
+    } catch (err) {
+      throw this.#transportError(err, endpoint, timeout, opts.signal, 'request failed');
+    }
+    this.#noteVersion(response.headers);
+    let body: Uint8Array;
+    try {
+      body = new Uint8Array(await response.arrayBuffer());
+    } catch (err) {
+      throw this.#transportError(err, endpoint, timeout, opts.signal, 'connection lost while reading the body');
+    }
+    this.#stats.bytes += body.byteLength;
+    if (response.status >= 200 && response.status < 300) return this.#parse(response, body, endpoint);
+    throw this.#statusError(response.status, new TextDecoder().decode(body), endpoint);
+  }
+
+  #headers(extra: Readonly<Record<string, string>> = {}): Headers {
+    const headers = new Headers({ accept: 'application/json', 'user-agent': 'chain-etl', ...extra });
+    headers.delete('x-api-key');
+    if (this.#apiKey !== undefined) headers.set('x-api-key', this.#apiKey);
+    return headers;
+  }
+
+  #noteVersion(headers: Headers): void {
+    const version = headers.get('x-api-version');
+    if (version === null || this.#apiVersion !== undefined) return;
+    this.#apiVersion = version;
+    this.#log.debug({ api_version: version, server_timing: headers.get('server-timing') ?? undefined }, 'API version');
+  }
+
+  #parse(response: Response, body: Uint8Array, endpoint: string): unknown {
+    const contentType = response.headers.get('content-type') ?? '';
+    const fields = { endpoint, status: response.status, contentType };
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    // With a content-encoding the declared length is the compressed size, not comparable.
+    const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
+    if (!encoded && Number.isFinite(declared) && body.byteLength < declared) {
+      throw new InvalidBodyError(`truncated body: got ${body.byteLength} of ${declared} bytes`, {
+        ...fields,
+        html: false,
+        truncated: true,
+      });
+    }
+    const text = new TextDecoder().decode(body);
+    try {
+      return JSON.parse(text);
+    } catch (cause) {
+      const html = /html/i.test(contentType) || /^\s*</.test(text);
+      const what = html ? `an HTML page` : `invalid JSON (${redact(String(cause), this.#apiKey)})`;
+      throw new InvalidBodyError(`HTTP ${response.status} with ${what}, ${body.byteLength} bytes, ${contentType || 'no content type'}`, {
+        ...fields,
+        html,
+        truncated: false,
+      });
+    }
+  }
+
+  #transportError(
+    err: unknown,
+    endpoint: string,
+    timeout: AbortSignal,
+    userSignal: AbortSignal | undefined,
+    what: string,
+  ): Error {
+    userSignal?.throwIfAborted();
+    const cause = redactError(err, this.#apiKey);
+    if (timeout.aborted) {
+      return new ApiTimeoutError(`no complete response within ${this.#timeoutMs} ms`, {
+        endpoint,
+        timeoutMs: this.#timeoutMs,
+        cause,
+      });
+    }
+    return new ApiNetworkError(`${what}: ${redact(describe(err), this.#apiKey)}`, { endpoint, cause });
+  }
+
+  #statusError(status: number, text: string, endpoint: string): Error {
+    const serverError = redact(serverErrorText(text), this.#apiKey);
+    const fields = { endpoint, status, serverError };
+    const http = `HTTP ${status}${serverError === '' ? '' : ` ${serverError}`}`;
+    if (status === 429) {
+      this.#stats.rateLimited++;
+      return new RateLimitedError(http, fields);
+    }
+    if (status === 401) return new AuthError(this.#unauthorized(status, serverError), fields);
+    if (status === 403) return new AuthError(this.#forbidden(status, serverError), fields);
+    // 542 is the v2 gateway's deterministic TVM stack error, not an outage.
+    if (status === 408 || (status >= 500 && status <= 599 && status !== 542)) return new ApiServerError(http, fields);
+    return new ApiRequestError(`GET ${endpoint}: ${http}`, fields);
+  }
+
+  #unauthorized(status: number, serverError: string): string {
+    const said = `(${status} ${serverError || 'Unauthorized'})`;
+    if (this.#apiKey === undefined) return `${this.baseUrl} requires an API key ${said}: set one`;
+    const key = this.#keySource === undefined ? 'the API key' : `the API key in ${this.#keySource}`;
+    return `${key} was rejected ${said}: check the key or unset it`;
+  }
+
+  #forbidden(status: number, serverError: string): string {
+    const said = `${status} ${serverError || 'Forbidden'}`;
+    if (this.#apiKey === undefined) return `access denied by ${this.baseUrl} (${said})`;
+    const source = this.#keySource === undefined ? '' : `, key from ${this.#keySource}`;
+    return `Network not allowed: the key was issued for the other network (${said} at ${this.baseUrl}${source})`;
+  }
+
+  #pauseAll(endpoint: string, pauseMs: number): void {
+    const started = this.#limiter.pauseFor(pauseMs);
+    if (!started) return;
+    const fields = { endpoint, pause_ms: pauseMs };
+    if (this.#pauseLogged) {
+      this.#log.debug(fields, 'rate limited (HTTP 429): pausing all requests to this network');
+    } else {
+      this.#pauseLogged = true;
+      this.#log.info(fields, 'rate limited (HTTP 429): pausing all requests to this network; lower rps if this repeats');
+    }
+  }
+
+  #exhausted(endpoint: string, attempts: number, last: RetryableError): RetriesExhaustedError {
+    const notTheApi =
+      last instanceof InvalidBodyError && !last.truncated && (last.html || !/json/i.test(last.contentType));
+    const message = notTheApi
+      ? `GET ${endpoint} answered ${attempts} times with ${last.message}: the base URL ${this.baseUrl} probably ` +
+        `does not point at the Chain Data API (expected a service root such as https://toncenter.com)`
+      : `GET ${endpoint} failed after ${attempts} attempts: ${last.message}`;
+    return new RetriesExhaustedError(message, { endpoint, attempts, cause: last });
+  }
+
+}
+
+/** The server's own words: `error` (or `result`) of a JSON body, else the start of the text. */
+function serverErrorText(text: string): string {
+  try {
+    const body: unknown = JSON.parse(text);
+    if (typeof body === 'string') return body;
+    if (typeof body === 'object' && body !== null) {
+      const { error, result } = body as { error?: unknown; result?: unknown };
+      if (typeof error === 'string') return error;
+      if (typeof result === 'string') return result;
+    }
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
+}
+
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? err.cause : undefined;
+  const code = (cause as { code?: unknown } | undefined)?.code ?? (err as { code?: unknown }).code;
+  const detail = cause?.message ?? err.message;
+  return typeof code === 'string' && !detail.includes(code) ? `${code} ${detail}` : detail;
+}
