@@ -1,0 +1,122 @@
+/**
+ * The one orchestrator (D3): fetches each job's windows concurrently, turns pages into rows and
+ * commits rows + checkpoint together, one page at a time. Retries live in the HTTP client only;
+ * backpressure is natural: a window fetches its next page only after its last one is committed.
+ */
+import PQueue from 'p-queue';
+import type { Logger } from 'pino';
+import type { V3Api } from '../api/v3.js';
+import type { Sink, Row, RejectInput } from '../load/sink.js';
+import type { StreamDefinition } from './stream.js';
+import { pageWindow, type Page } from '../extract/position-pager.js';
+import { splitWindows } from '../extract/windows.js';
+import { CheckpointTracker } from '../extract/checkpoint-tracker.js';
+import { addressesTable, addressRows } from '../streams/addresses.js';
+import { encodeCheckpoint } from './checkpoint.js';
+
+export interface StreamJob {
+  readonly stream: StreamDefinition;
+  readonly filters: unknown;
+  /** Key of the checkpoint row this job advances. */
+  readonly checkpointKey: string;
+  /** Inclusive range of positions to fetch. */
+  readonly from: bigint;
+  readonly to: bigint;
+  /** Position committed before this run; the checkpoint never goes below it. */
+  readonly committed: bigint;
+}
+
+export interface JobProgress {
+  readonly stream: string;
+  readonly from: bigint;
+  readonly to: bigint;
+  readonly checkpoint: bigint;
+  readonly rows: number;
+}
+
+export interface RunnerOptions {
+  readonly api: V3Api;
+  readonly sink: Sink;
+  readonly logger: Logger;
+  /** Windows fetched at once across all jobs. */
+  readonly concurrency: number;
+  /** Items per request. @default 1000 */
+  readonly pageLimit?: number;
+  /** Stops starting pages; a page being committed still commits. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: JobProgress) => void;
+}
+
+export interface JobResult {
+  readonly rows: number;
+  readonly pages: number;
+  readonly rejects: number;
+  readonly checkpoint: bigint;
+}
+
+/** Minimum window width per axis: about 20 masterchain blocks of lt, or an hour. */
+const MIN_WINDOW = { lt: 20_000_000n, utime: 3_600n } as const;
+
+export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]): Promise<Map<string, JobResult>> {
+  const queue = new PQueue({ concurrency: options.concurrency });
+  let commits: Promise<void> = Promise.resolve();
+  const results = new Map<string, JobResult>();
+  const tasks: Promise<void>[] = [];
+
+  for (const job of jobs) {
+    const windows = splitWindows(job.from, job.to, options.concurrency * 4, MIN_WINDOW[job.stream.axis]);
+    const tracker = new CheckpointTracker(windows, job.committed);
+    const result = { rows: 0, pages: 0, rejects: 0, checkpoint: tracker.position() };
+    results.set(job.checkpointKey, result);
+    const report = (): void =>
+      options.onProgress?.({ stream: job.stream.name, from: job.from, to: job.to, checkpoint: result.checkpoint, rows: result.rows });
+    report();
+    windows.forEach((window, index) => {
+      tasks.push(
+        queue.add(async () => {
+          const pages = pageWindow(job.stream, options.api, job.filters, { ...window, limit: options.pageLimit ?? 1000, signal: options.signal });
+          for await (const page of pages) {
+            options.signal?.throwIfAborted();
+            const batch = toBatch(job, page);
+            const commit = commits.then(async () => {
+              const checkpoint = tracker.advance(index, page.through);
+              await options.sink.commit({ stream: job.checkpointKey, rows: batch.rows, checkpoint: encodeCheckpoint(checkpoint), rejects: batch.rejects });
+              result.rows += batch.count;
+              result.pages += 1;
+              result.rejects += batch.rejects.length;
+              result.checkpoint = checkpoint;
+              report();
+            });
+            commits = commit.catch(() => undefined);
+            await commit;
+          }
+        }),
+      );
+    });
+  }
+  const settled = await Promise.allSettled(tasks);
+  await commits;
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure !== undefined) throw failure.reason;
+  return results;
+}
+
+function toBatch(job: StreamJob, page: Page<unknown>): { rows: Map<string, Row[]>; rejects: RejectInput[]; count: number } {
+  const rows = new Map<string, Row[]>();
+  let count = 0;
+  const add = (table: string, tableRows: readonly Row[]): void => {
+    let list = rows.get(table);
+    if (list === undefined) rows.set(table, (list = []));
+    for (const row of tableRows) list.push(row);
+  };
+  for (const item of page.items) {
+    for (const [table, tableRows] of job.stream.toRows(item)) {
+      add(table, tableRows);
+      count += tableRows.length;
+    }
+  }
+  add(addressesTable.name, addressRows(page.addressBook));
+  const params = JSON.stringify({ filters: job.filters ?? null });
+  const rejects = page.rejects.map((r) => ({ endpoint: job.stream.endpoint, params, raw: JSON.stringify(r.raw), reason: r.reason }));
+  return { rows, rejects, count };
+}
