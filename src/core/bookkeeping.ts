@@ -1,0 +1,69 @@
+import { int32, json, text, timestamptz } from './column-kinds.js';
+import { defineTable, type AnyTable } from './table.js';
+import { utcDay } from './utc-day.js';
+
+/**
+ * Version of the warehouse layout (table definitions and bookkeeping). Bump it when a change
+ * makes an existing warehouse unreadable or unwritable by this build; sinks refuse other versions.
+ */
+export const SCHEMA_VERSION = 1;
+
+/** `_etl_meta` key holding the schema version. */
+export const SCHEMA_VERSION_KEY = 'schema_version';
+
+export const etlMeta = defineTable({
+  name: '_etl_meta',
+  doc: 'Facts about the warehouse itself, such as the schema version that wrote it.',
+  columns: {
+    key: text.doc('Fact name, e.g. schema_version.'),
+    value: text.doc('Fact value as text.'),
+  },
+  primaryKey: ['key'],
+});
+
+export const etlCheckpoints = defineTable({
+  name: '_etl_checkpoints',
+  doc: 'Where each stream stopped: committed in the same unit as the rows it covers.',
+  columns: {
+    stream: text.doc('Stream name.'),
+    position: text.doc('Stream-defined position (usually JSON) of the last committed row.'),
+    updated_at: timestamptz.doc('When the checkpoint was committed.'),
+  },
+  primaryKey: ['stream'],
+});
+
+export const etlRuns = defineTable({
+  name: '_etl_runs',
+  doc: 'One row per command run: when, how it ended, and what it did.',
+  columns: {
+    run_id: text.doc('Unique id of the run.'),
+    command: text.doc('Command line verb, e.g. sync or backfill.'),
+    started_at: timestamptz.doc('When the run started.'),
+    ended_at: timestamptz.nullable().doc('When the run ended; null while running.'),
+    status: text.doc('running, ok, failed or interrupted.'),
+    rows: json.doc('Rows committed per stream, {"stream": count}.'),
+    requests: json.doc('HTTP requests made per stream, {"stream": count}.'),
+    retries: int32.doc('HTTP retries over the whole run.'),
+    error: text.nullable().doc('Error message (with causes) when the run failed.'),
+  },
+  primaryKey: ['run_id'],
+  partitionBy: (row) => utcDay(row.started_at),
+});
+
+export const etlRejects = defineTable({
+  name: '_etl_rejects',
+  doc: 'Dead letters: API items that could not be turned into rows, kept with the reason.',
+  columns: {
+    stream: text.doc('Stream that rejected the item.'),
+    reject_id: text.doc('sha256 (hex) of endpoint, params and raw: replays do not duplicate rejects.'),
+    endpoint: text.doc('API path that returned the item, e.g. /api/v3/transactions.'),
+    params: json.doc('Query parameters of the request.'),
+    raw: text.doc('The item as received (JSON text).'),
+    reason: text.doc('Why it was rejected (validation message).'),
+    seen_at: timestamptz.doc('When it was last rejected.'),
+  },
+  primaryKey: ['stream', 'reject_id'],
+});
+
+/** Every bookkeeping table, in creation order. */
+export const bookkeepingTables: readonly AnyTable[] = [etlMeta, etlCheckpoints, etlRuns, etlRejects];

@@ -1,0 +1,236 @@
+import {
+  DuckDBDecimalValue,
+  DuckDBListValue,
+  DuckDBTimestampTZValue,
+  LIST,
+  VARCHAR,
+  listValue,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { z } from 'zod';
+import { describeValue, makeKind, type ColumnKind } from './column-kind.js';
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+/** DECIMAL(38,0) holds integers with at most 38 digits. */
+export const AMOUNT_LIMIT = 10n ** 38n;
+/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in unix seconds. */
+const UNIX_MIN = -62_135_596_800;
+const UNIX_MAX = 253_402_300_799;
+const MICROS_PER_SECOND = 1_000_000n;
+const BASE64_HASH = /^[A-Za-z0-9+/]{43}=$/;
+const RAW_ADDRESS = /^-?\d{1,10}:[0-9A-F]{64}$/;
+const VARCHAR_LIST = LIST(VARCHAR);
+
+/** Integers arrive as JSON strings (lt, amounts) or, when small, as numbers. */
+const wireInteger = z
+  .union([z.string().regex(/^-?\d+$/, 'expected a decimal integer string'), z.number().int()])
+  .transform((v) => BigInt(v));
+
+function readFailure(kind: string, value: DuckDBValue): Error {
+  return new TypeError(`A ${kind} column read back ${describeValue(value)} from DuckDB`);
+}
+
+function readString(kind: string) {
+  return (value: DuckDBValue): string => {
+    if (typeof value !== 'string') throw readFailure(kind, value);
+    return value;
+  };
+}
+
+function readBigint(kind: string) {
+  return (value: DuckDBValue): bigint => {
+    if (typeof value !== 'bigint') throw readFailure(kind, value);
+    return value;
+  };
+}
+
+function isJsonText(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    JSON.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** UTF-8 text. */
+export const text: ColumnKind<string> = makeKind({
+  kind: 'text',
+  sqlType: 'VARCHAR',
+  parquetType: 'BYTE_ARRAY (UTF8)',
+  kindDoc: 'Text.',
+  expected: 'a string',
+  is: (v): v is string => typeof v === 'string',
+  wire: z.string(),
+  append: (a, v) => a.appendVarchar(v),
+  read: readString('text'),
+});
+
+/** true/false. */
+export const bool: ColumnKind<boolean> = makeKind({
+  kind: 'bool',
+  sqlType: 'BOOLEAN',
+  parquetType: 'BOOLEAN',
+  kindDoc: 'true or false.',
+  expected: 'a boolean',
+  is: (v): v is boolean => typeof v === 'boolean',
+  wire: z.boolean(),
+  append: (a, v) => a.appendBoolean(v),
+  read: (v) => {
+    if (typeof v !== 'boolean') throw readFailure('bool', v);
+    return v;
+  },
+});
+
+/** Small integers (counts, workchain ids, opcodes as signed 32-bit). */
+export const int32: ColumnKind<number> = makeKind({
+  kind: 'int32',
+  sqlType: 'INTEGER',
+  parquetType: 'INT32 (INT_32)',
+  kindDoc: 'Signed 32-bit integer.',
+  expected: `an integer number from ${INT32_MIN} to ${INT32_MAX}`,
+  is: (v): v is number => Number.isInteger(v) && (v as number) >= INT32_MIN && (v as number) <= INT32_MAX,
+  wire: z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]),
+  append: (a, v) => a.appendInteger(v),
+  read: (v) => {
+    if (typeof v !== 'number') throw readFailure('int32', v);
+    return v;
+  },
+});
+
+/** Signed 64-bit integers as bigint. */
+export const int64: ColumnKind<bigint> = makeKind({
+  kind: 'int64',
+  sqlType: 'BIGINT',
+  parquetType: 'INT64 (INT_64)',
+  kindDoc: 'Signed 64-bit integer, exact.',
+  expected: 'a bigint from -2^63 to 2^63-1',
+  is: (v): v is bigint => typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX,
+  wire: wireInteger,
+  append: (a, v) => a.appendBigInt(v),
+  read: readBigint('int64'),
+});
+
+/** Unsigned 64-bit integers as bigint: logical times (lt), query ids. */
+export const uint64: ColumnKind<bigint> = makeKind({
+  kind: 'uint64',
+  sqlType: 'UBIGINT',
+  parquetType: 'INT64 (UINT_64)',
+  kindDoc: 'Unsigned 64-bit integer, exact (logical times, query ids).',
+  expected: 'a bigint from 0 to 2^64-1',
+  is: (v): v is bigint => typeof v === 'bigint' && v >= 0n && v <= UINT64_MAX,
+  wire: wireInteger,
+  append: (a, v) => a.appendUBigInt(v),
+  read: readBigint('uint64'),
+});
+
+/**
+ * Token amounts in base units (nanoton, jetton units) as bigint. DECIMAL(38,0), not HUGEINT:
+ * DuckDB writes HUGEINT to Parquet as DOUBLE, while DECIMAL(38,0) stays an exact 16-byte decimal.
+ */
+export const amount: ColumnKind<bigint> = makeKind({
+  kind: 'amount',
+  sqlType: 'DECIMAL(38,0)',
+  parquetType: 'FIXED_LEN_BYTE_ARRAY(16) (DECIMAL(38,0))',
+  kindDoc: 'Exact integer amount in base units (nanoton or jetton units), up to 38 digits.',
+  expected: 'a bigint with at most 38 digits (|v| < 10^38)',
+  is: (v): v is bigint => typeof v === 'bigint' && v < AMOUNT_LIMIT && v > -AMOUNT_LIMIT,
+  wire: wireInteger,
+  append: (a, v) => a.appendDecimal(new DuckDBDecimalValue(v, 38, 0)),
+  read: (v) => {
+    if (v instanceof DuckDBDecimalValue && v.scale === 0) return v.value;
+    if (typeof v === 'bigint') return v;
+    throw readFailure('amount', v);
+  },
+});
+
+/** Instants given as unix seconds (utime, now); stored as TIMESTAMPTZ. */
+export const timestamptz: ColumnKind<number> = makeKind({
+  kind: 'timestamptz',
+  sqlType: 'TIMESTAMPTZ',
+  parquetType: 'INT64 (TIMESTAMP_MICROS, UTC)',
+  kindDoc: 'Instant in UTC, whole seconds (from unix time).',
+  expected: 'integer unix seconds between year 1 and 9999',
+  is: (v): v is number => Number.isSafeInteger(v) && (v as number) >= UNIX_MIN && (v as number) <= UNIX_MAX,
+  wire: z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]),
+  append: (a, v) => a.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(v) * MICROS_PER_SECOND)),
+  read: (v) => {
+    if (!(v instanceof DuckDBTimestampTZValue)) throw readFailure('timestamptz', v);
+    return Number(v.micros / MICROS_PER_SECOND);
+  },
+});
+
+/** JSON document as its text (e.g. a decoded payload); the value must parse. */
+export const json: ColumnKind<string> = makeKind({
+  kind: 'json',
+  sqlType: 'JSON',
+  parquetType: 'BYTE_ARRAY (JSON)',
+  kindDoc: "JSON text; query with DuckDB's JSON functions (->, ->>, json_extract).",
+  expected: 'a string holding valid JSON',
+  is: isJsonText,
+  wire: z.unknown().transform((v) => JSON.stringify(v) ?? 'null'),
+  append: (a, v) => a.appendVarchar(v),
+  read: readString('json'),
+});
+
+/** List of strings (e.g. accounts involved in an action). */
+export const textList: ColumnKind<readonly string[]> = makeKind({
+  kind: 'textList',
+  sqlType: 'VARCHAR[]',
+  parquetType: 'LIST<BYTE_ARRAY (UTF8)>',
+  kindDoc: 'List of text values.',
+  expected: 'an array of strings',
+  is: (v): v is readonly string[] => Array.isArray(v) && v.every((item) => typeof item === 'string'),
+  wire: z.array(z.string()),
+  append: (a, v) => a.appendList(listValue(v), VARCHAR_LIST),
+  read: (v) => {
+    if (!(v instanceof DuckDBListValue)) throw readFailure('textList', v);
+    return v.items.map(readString('textList item'));
+  },
+});
+
+/** 32-byte hash in standard base64, as the API sends it (tx hash, trace id, block root hash). */
+export const hash: ColumnKind<string> = makeKind({
+  kind: 'hash',
+  sqlType: 'VARCHAR',
+  parquetType: 'BYTE_ARRAY (UTF8)',
+  kindDoc: '32-byte hash in standard base64 (44 characters), as the API sends it.',
+  expected: 'a 32-byte hash in standard base64 (44 characters ending in "=")',
+  is: (v): v is string => typeof v === 'string' && BASE64_HASH.test(v),
+  wire: z.string(),
+  append: (a, v) => a.appendVarchar(v),
+  read: readString('hash'),
+});
+
+/** Address in raw form `wc:HEX`, upper-case hex: the one form joins use. */
+export const rawAddress: ColumnKind<string> = makeKind({
+  kind: 'rawAddress',
+  sqlType: 'VARCHAR',
+  parquetType: 'BYTE_ARRAY (UTF8)',
+  kindDoc: 'Address in raw form workchain:HEX (64 upper-case hex digits), e.g. 0:83DF…; the join key.',
+  expected: 'a raw address "wc:HEX" with 64 upper-case hex digits',
+  is: (v): v is string => typeof v === 'string' && RAW_ADDRESS.test(v),
+  wire: z.string(),
+  append: (a, v) => a.appendVarchar(v),
+  read: readString('rawAddress'),
+});
+
+/** Every built-in kind, for the data dictionary's kind legend. */
+export const allKinds: readonly ColumnKind<unknown>[] = [
+  text,
+  bool,
+  int32,
+  int64,
+  uint64,
+  amount,
+  timestamptz,
+  json,
+  textList,
+  hash,
+  rawAddress,
+];

@@ -1,0 +1,29 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { FatalError, LockedError } from '../core/errors.js';
+
+/**
+ * DuckDB reports a file held by another process only in its message text (the node API has no
+ * error code), e.g. `IO Error: Could not set lock on file "…": Conflicting lock is held in
+ * /usr/bin/node (PID 1234). See also …`. This is the one place that reads it.
+ */
+const LOCK_CONFLICT = /Could not set lock on file/;
+const HOLDER = /Conflicting lock is held in (.*?) \(PID (\d+)\)/;
+
+/** Opens a DuckDB file for writing; another process holding it becomes `LockedError`. */
+export async function openDuckDBFile(path: string, config: Readonly<Record<string, string>> = {}): Promise<DuckDBInstance> {
+  try {
+    return await DuckDBInstance.create(path, { ...config });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (LOCK_CONFLICT.test(message)) {
+      const holder = HOLDER.exec(message);
+      const who = holder === null ? 'another process' : `process ${holder[2]} (${holder[1]})`;
+      throw new LockedError(
+        `Warehouse ${path} is locked by ${who}; only one writer may use it at a time. ` +
+          'Wait for that run to finish or stop it.',
+        { cause: err },
+      );
+    }
+    throw new FatalError(`Cannot open DuckDB file ${path}: ${message}`, { cause: err });
+  }
+}

@@ -1,0 +1,166 @@
+import { quotedIdentifier, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
+import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, bookkeepingTables, etlCheckpoints, etlMeta, etlRuns } from '../core/bookkeeping.js';
+import { commentsSql, createTableSql, identifierList } from '../core/ddl.js';
+import { FatalError } from '../core/errors.js';
+import { SchemaVersionError } from '../core/schema-errors.js';
+import type { AnyTable } from '../core/table.js';
+import { planBatch, prepareTable, type PreparedTable, type TableWork } from './batch-plan.js';
+import { appendRows, appendValues } from './duckdb-append.js';
+import { openDuckDBFile } from './duckdb-open.js';
+import { checkLiveSchema, tableExists } from './duckdb-schema-check.js';
+import type { CommitBatch, RunRecord, Sink } from './sink.js';
+
+/** Where and how the DuckDB sink writes. */
+export interface DuckDBSinkOptions {
+  /** DuckDB database file; created when missing. */
+  readonly path: string;
+  /** Clock in unix seconds, for checkpoint and reject times. @default the system clock */
+  readonly now?: () => number;
+  /** Schema version this build writes; a warehouse with another one is refused. @default SCHEMA_VERSION */
+  readonly schemaVersion?: number;
+  /** DuckDB configuration options, e.g. `{ threads: '4' }`. @default {} */
+  readonly config?: Readonly<Record<string, string>>;
+}
+
+const systemClock = (): number => Math.floor(Date.now() / 1000);
+const stageName = (table: string): string => `__stage_${table}`;
+const replaceName = (table: string, column: string): string => `__replace_${table}__${column}`;
+const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;
+const target = (name: string): string => `main.${quotedIdentifier(name)}`;
+
+/**
+ * Writes one DuckDB file. Each commit is one transaction: rows are appended to temp staging tables,
+ * replaced values and primary keys already present are deleted, the staged rows inserted, and the
+ * checkpoint row upserted the same way, then COMMIT. (Measured: DELETE + INSERT is ~10x faster
+ * than INSERT OR REPLACE when keys conflict, and equal when they do not.)
+ */
+export class DuckDBSink implements Sink {
+  readonly #options: DuckDBSinkOptions;
+  readonly #tables = new Map<string, AnyTable>();
+  #instance: DuckDBInstance | undefined;
+  #connection: DuckDBConnection | undefined;
+
+  constructor(options: DuckDBSinkOptions) {
+    this.#options = options;
+  }
+
+  /** The open connection, for reads by the same process (status, tests). */
+  get connection(): DuckDBConnection {
+    if (this.#connection === undefined) throw new FatalError(`DuckDB sink ${this.#options.path} is not open`);
+    return this.#connection;
+  }
+
+  async open(tables: readonly AnyTable[]): Promise<void> {
+    if (this.#connection !== undefined) throw new FatalError(`DuckDB sink ${this.#options.path} is already open`);
+    const all = [...bookkeepingTables, ...tables];
+    for (const table of all) {
+      if (this.#tables.has(table.name)) throw new FatalError(`Table ${table.name} is opened twice`);
+      this.#tables.set(table.name, table);
+    }
+    this.#instance = await openDuckDBFile(this.#options.path, this.#options.config);
+    try {
+      this.#connection = await this.#instance.connect();
+      await this.#prepareTable(etlMeta);
+      await this.#checkVersion();
+      for (const table of all) if (table !== etlMeta) await this.#prepareTable(table);
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+  }
+
+  async readCheckpoint(stream: string): Promise<string | undefined> {
+    const reader = await this.connection.runAndReadAll(
+      `SELECT position FROM ${target(etlCheckpoints.name)} WHERE stream = $stream`,
+      { stream },
+    );
+    const position = reader.getRows()[0]?.[0];
+    return typeof position === 'string' ? position : undefined;
+  }
+
+  async commit(batch: CommitBatch): Promise<void> {
+    await this.#transaction(planBatch(this.#tables, batch, this.#now()));
+  }
+
+  async recordRun(run: RunRecord): Promise<void> {
+    await this.#transaction([{ table: etlRuns, rows: [run], explicit: [] }]);
+  }
+
+  async close(): Promise<void> {
+    this.#connection?.closeSync();
+    this.#instance?.closeSync();
+    this.#connection = undefined;
+    this.#instance = undefined;
+    this.#tables.clear();
+  }
+
+  #now(): number {
+    return (this.#options.now ?? systemClock)();
+  }
+
+  async #transaction(plan: readonly TableWork[]): Promise<void> {
+    const connection = this.connection;
+    await connection.run('BEGIN TRANSACTION');
+    try {
+      for (const work of plan) await this.#apply(prepareTable(work));
+      await connection.run('COMMIT');
+    } catch (err) {
+      try {
+        await connection.run('ROLLBACK');
+      } catch {
+        // A failed COMMIT has already ended the transaction; `err` is the error to report.
+      }
+      throw err;
+    }
+  }
+
+  async #apply({ table, rows, replace }: PreparedTable): Promise<void> {
+    const connection = this.connection;
+    for (const { column, values } of replace) {
+      const name = replaceName(table.name, column);
+      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ${quotedIdentifier(name)} (v ${table.columns[column]!.sqlType})`);
+      await appendValues(connection, { name, catalog: 'temp' }, table.columns[column]!, values);
+      await connection.run(
+        `DELETE FROM ${target(table.name)} WHERE ${quotedIdentifier(column)} IN (SELECT v FROM ${temp(name)})`,
+      );
+      await connection.run(`DELETE FROM ${temp(name)}`);
+    }
+    if (rows.length === 0) return;
+    const stage = stageName(table.name);
+    await appendRows(connection, { name: stage, catalog: 'temp' }, table, rows);
+    const keyMatch = table.primaryKey.map((c) => `t.${quotedIdentifier(c)} = s.${quotedIdentifier(c)}`).join(' AND ');
+    await connection.run(`DELETE FROM ${target(table.name)} AS t USING ${temp(stage)} AS s WHERE ${keyMatch}`);
+    const columns = identifierList(table.columnNames);
+    await connection.run(`INSERT INTO ${target(table.name)} (${columns}) SELECT ${columns} FROM ${temp(stage)}`);
+    await connection.run(`DELETE FROM ${temp(stage)}`);
+  }
+
+  async #checkVersion(): Promise<void> {
+    const connection = this.connection;
+    const expected = String(this.#options.schemaVersion ?? SCHEMA_VERSION);
+    const reader = await connection.runAndReadAll(
+      `SELECT value FROM ${target(etlMeta.name)} WHERE key = $key`,
+      { key: SCHEMA_VERSION_KEY },
+    );
+    const found = reader.getRows()[0]?.[0];
+    if (found === undefined) {
+      await this.#transaction([{ table: etlMeta, rows: [{ key: SCHEMA_VERSION_KEY, value: expected }], explicit: [] }]);
+    } else if (found !== expected) {
+      throw new SchemaVersionError(
+        `Warehouse ${this.#options.path} has schema version ${String(found)}, this chain-etl writes version ${expected}; ` +
+          'use a new warehouse file or a chain-etl release of that version',
+      );
+    }
+  }
+
+  async #prepareTable(table: AnyTable): Promise<void> {
+    const connection = this.connection;
+    if (await tableExists(connection, table.name)) {
+      await checkLiveSchema(connection, table, this.#options.path);
+    } else {
+      await connection.run(createTableSql(table));
+      await connection.run(commentsSql(table));
+    }
+    await connection.run(createTableSql(table, { name: stageName(table.name), temporary: true, constraints: false }));
+  }
+}

@@ -1,0 +1,34 @@
+import { quotedString } from '@duckdb/node-api';
+import { PARTITION_COLUMN, type AnyTable } from '../core/table.js';
+
+/**
+ * DuckDB file whose OS lock marks the one writer of a Parquet warehouse; the lock dies with the
+ * process (even on kill -9), so there is no stale lock to clean up.
+ */
+export const LOCK_FILE = '_writer.lock.duckdb';
+
+/** Suffix of files being written; never matched by `*.parquet` globs. */
+export const TEMP_SUFFIX = '.tmp';
+
+/** Glob over every Parquet file of a table: `<root>/<table>/**\/*.parquet`. */
+export function parquetGlob(root: string, table: string): string {
+  return `${root}/${table}/**/*.parquet`;
+}
+
+/**
+ * Relative path of the `sequence`-th file written by commit `generation`:
+ * `<table>/date=YYYY-MM-DD/part-<generation>-<sequence>.parquet`. Names sort in commit order.
+ */
+export function dataFilePath(table: string, date: string | undefined, generation: number, sequence: number): string {
+  const name = `part-${String(generation).padStart(12, '0')}-${String(sequence).padStart(4, '0')}.parquet`;
+  return date === undefined ? `${table}/${name}` : `${table}/${PARTITION_COLUMN}=${date}/${name}`;
+}
+
+/** A `read_parquet(...)` call over `files` (paths or globs) that adds the `date` partition column. */
+export function readParquetSql(table: AnyTable, files: readonly string[]): string {
+  const list = `[${files.map((file) => quotedString(file)).join(', ')}]`;
+  const hive = table.partitionBy === undefined
+    ? 'hive_partitioning = false'
+    : `hive_partitioning = true, hive_types = {${quotedString(PARTITION_COLUMN)}: DATE}`;
+  return `read_parquet(${list}, ${hive})`;
+}

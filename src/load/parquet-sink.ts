@@ -1,0 +1,386 @@
+import { quotedIdentifier, quotedString, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { SCHEMA_VERSION, etlCheckpoints, etlRejects, etlRuns } from '../core/bookkeeping.js';
+import { text } from '../core/column-kinds.js';
+import { createTableSql, identifierList } from '../core/ddl.js';
+import { FatalError } from '../core/errors.js';
+import { RowValueError, SchemaDriftError, SchemaVersionError } from '../core/schema-errors.js';
+import type { AnyTable } from '../core/table.js';
+import { isUtcDay } from '../core/utc-day.js';
+import { planBatch, prepareTable, type PreparedTable, type ReplaceSet, type TableWork } from './batch-plan.js';
+import { columnDifferences } from './column-diff.js';
+import { appendRows, appendValues } from './duckdb-append.js';
+import { openDuckDBFile } from './duckdb-open.js';
+import { fsyncPath } from './durable-fs.js';
+import { removeUnlisted } from './parquet-cleanup.js';
+import { LOCK_FILE, TEMP_SUFFIX, dataFilePath } from './parquet-layout.js';
+import {
+  emptyManifest,
+  manifestColumns,
+  readManifest,
+  writeManifest,
+  type Manifest,
+  type ManifestFile,
+} from './parquet-manifest.js';
+import { manifestViewsSql } from './parquet-views.js';
+import type { CommitBatch, RunRecord, Sink } from './sink.js';
+
+/** Where and how the Parquet sink writes. */
+export interface ParquetSinkOptions {
+  /** Root folder of the warehouse; created when missing. */
+  readonly path: string;
+  /** Clock in unix seconds, for checkpoint and reject times. @default the system clock */
+  readonly now?: () => number;
+  /** Schema version this build writes; a warehouse with another one is refused. @default SCHEMA_VERSION */
+  readonly schemaVersion?: number;
+  /** Rows per Parquet row group. @default 122880 */
+  readonly rowGroupSize?: number;
+  /** DuckDB configuration of the working engine, e.g. `{ memory_limit: '1GB' }`. @default {} */
+  readonly config?: Readonly<Record<string, string>>;
+}
+
+/** A file the manifest lists, with its absolute path. */
+export interface ParquetFile extends ManifestFile {
+  readonly absolutePath: string;
+}
+
+interface DayGroup {
+  readonly date: string | undefined;
+  min: bigint | undefined;
+  max: bigint | undefined;
+}
+
+interface StagedTable {
+  readonly table: AnyTable;
+  readonly rowCount: number;
+  readonly groups: ReadonlyMap<string, DayGroup>;
+  readonly replace: readonly ReplaceSet[];
+}
+
+const systemClock = (): number => Math.floor(Date.now() / 1000);
+const DAY_COLUMN = '__date';
+const nullableText = text.nullable();
+const stageName = (table: string): string => `__stage_${table}`;
+const replaceName = (table: string, column: string): string => `__replace_${table}__${column}`;
+const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;
+
+/**
+ * Writes Hive-partitioned Parquet files plus `_manifest.json`, the only truth about which files
+ * exist and where each stream stopped. A commit stages its rows in DuckDB temp tables, writes new
+ * files (temp name, fsync, rename), rewrites the listed files that hold keys or replaced values it
+ * supersedes, then swaps the manifest atomically and deletes the superseded files. A crash before
+ * the swap leaves only unlisted files, which `open` deletes. See DESIGN.md D5.
+ */
+export class ParquetSink implements Sink {
+  readonly #options: ParquetSinkOptions;
+  readonly #root: string;
+  readonly #tables = new Map<string, AnyTable>();
+  #manifest: Manifest | undefined;
+  #instance: DuckDBInstance | undefined;
+  #connection: DuckDBConnection | undefined;
+
+  constructor(options: ParquetSinkOptions) {
+    this.#options = options;
+    this.#root = resolve(options.path);
+  }
+
+  async open(tables: readonly AnyTable[]): Promise<void> {
+    if (this.#connection !== undefined) throw new FatalError(`Parquet sink ${this.#root} is already open`);
+    for (const table of [etlCheckpoints, etlRuns, etlRejects, ...tables]) {
+      if (this.#tables.has(table.name)) throw new FatalError(`Table ${table.name} is opened twice`);
+      this.#tables.set(table.name, table);
+    }
+    await mkdir(this.#root, { recursive: true });
+    this.#instance = await openDuckDBFile(join(this.#root, LOCK_FILE), this.#options.config);
+    try {
+      this.#connection = await this.#instance.connect();
+      const version = this.#options.schemaVersion ?? SCHEMA_VERSION;
+      const stored = await readManifest(this.#root);
+      if (stored !== undefined && stored.schemaVersion !== version) {
+        throw new SchemaVersionError(
+          `Warehouse ${this.#root} has schema version ${stored.schemaVersion}, this chain-etl writes version ${version}; ` +
+            'use a new folder or a chain-etl release of that version',
+        );
+      }
+      const manifest = stored ?? emptyManifest(version);
+      const tablesEntry = { ...manifest.tables };
+      for (const table of this.#fileTables()) {
+        const known = tablesEntry[table.name];
+        if (known === undefined) tablesEntry[table.name] = { columns: manifestColumns(table), files: [] };
+        else this.#checkDrift(table, known.columns);
+      }
+      const listed = new Set(Object.values(manifest.tables).flatMap((entry) => entry.files.map((file) => file.path)));
+      await removeUnlisted(this.#root, Object.keys(tablesEntry), listed);
+      this.#manifest = { ...manifest, tables: tablesEntry };
+      if (stored === undefined || Object.keys(tablesEntry).length !== Object.keys(manifest.tables).length) {
+        await writeManifest(this.#root, this.#manifest);
+      }
+      for (const table of this.#fileTables()) {
+        await this.#connection.run(
+          createTableSql(table, {
+            name: stageName(table.name),
+            temporary: true,
+            constraints: false,
+            extraColumns: [[DAY_COLUMN, 'VARCHAR']],
+          }),
+        );
+      }
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+  }
+
+  async readCheckpoint(stream: string): Promise<string | undefined> {
+    return this.#current().checkpoints[stream]?.position;
+  }
+
+  async commit(batch: CommitBatch): Promise<void> {
+    await this.#write(planBatch(this.#tables, batch, (this.#options.now ?? systemClock)()));
+  }
+
+  async recordRun(run: RunRecord): Promise<void> {
+    await this.#write([{ table: etlRuns, rows: [run], explicit: [] }]);
+  }
+
+  async close(): Promise<void> {
+    this.#connection?.closeSync();
+    this.#instance?.closeSync();
+    this.#connection = undefined;
+    this.#instance = undefined;
+    this.#manifest = undefined;
+    this.#tables.clear();
+  }
+
+  /** The files the manifest lists for `table`, in commit order. */
+  listFiles(table: string): ParquetFile[] {
+    const files = this.#current().tables[table]?.files ?? [];
+    return files.map((file) => ({ ...file, absolutePath: join(this.#root, file.path) }));
+  }
+
+  /** SQL creating views over exactly the listed files (see `manifestViewsSql`). */
+  viewsSql(): string {
+    return manifestViewsSql(this.#root, this.#current(), this.#fileTables());
+  }
+
+  #fileTables(): AnyTable[] {
+    return [...this.#tables.values()].filter((table) => table !== etlCheckpoints);
+  }
+
+  #current(): Manifest {
+    if (this.#manifest === undefined) throw new FatalError(`Parquet sink ${this.#root} is not open`);
+    return this.#manifest;
+  }
+
+  #db(): DuckDBConnection {
+    if (this.#connection === undefined) throw new FatalError(`Parquet sink ${this.#root} is not open`);
+    return this.#connection;
+  }
+
+  #checkDrift(table: AnyTable, stored: Manifest['tables'][string]['columns']): void {
+    const problems = columnDifferences(stored, manifestColumns(table));
+    if (problems.length > 0) {
+      throw new SchemaDriftError(
+        `Table ${table.name} in ${this.#root} does not match its definition: ${problems.join('; ')}. ` +
+          'Its files would not read as one table; migrate them or write to a new folder.',
+      );
+    }
+  }
+
+  async #write(plan: readonly TableWork[]): Promise<void> {
+    const connection = this.#db();
+    const manifest = this.#current();
+    const generation = manifest.generation + 1;
+    const tables = { ...manifest.tables };
+    const checkpoints = { ...manifest.checkpoints };
+    const created: string[] = [];
+    const superseded: string[] = [];
+    let sequence = 0;
+    await connection.run('BEGIN TRANSACTION');
+    try {
+      const staged: StagedTable[] = [];
+      for (const work of plan) {
+        const prepared = prepareTable(work);
+        if (prepared.table === etlCheckpoints) {
+          for (const row of prepared.rows) {
+            checkpoints[String(row['stream'])] = { position: String(row['position']), updatedAt: Number(row['updated_at']) };
+          }
+        } else {
+          staged.push(await this.#stage(prepared));
+        }
+      }
+      for (const table of staged) {
+        const name = table.table.name;
+        const entry = tables[name] ?? { columns: manifestColumns(table.table), files: [] };
+        const hits = await this.#findHits(table, entry.files);
+        const files: ManifestFile[] = entry.files.filter((file) => !hits.has(file.path));
+        for (const hit of entry.files.filter((file) => hits.has(file.path))) {
+          const path = dataFilePath(name, hit.date, generation, sequence);
+          const rows = await this.#copy(table, this.#rewriteQuery(table, hit), path, created);
+          if (rows > 0) {
+            files.push({ ...hit, path, rows });
+            sequence += 1;
+          }
+          superseded.push(hit.path);
+        }
+        for (const group of table.groups.values()) {
+          const path = dataFilePath(name, group.date, generation, sequence++);
+          const rows = await this.#copy(table, this.#groupQuery(table, group), path, created);
+          files.push({
+            path,
+            ...(group.date === undefined ? {} : { date: group.date }),
+            rows,
+            ...(group.min === undefined ? {} : { clusterMin: String(group.min), clusterMax: String(group.max) }),
+          });
+        }
+        tables[name] = { columns: entry.columns, files };
+      }
+      await this.#syncFolders(created);
+      await this.#publish({ ...manifest, generation, tables, checkpoints });
+    } catch (err) {
+      if (this.#manifest?.generation !== generation) await Promise.all(created.map((path) => rm(path, { force: true })));
+      throw err;
+    } finally {
+      await connection.run('ROLLBACK');
+    }
+    await Promise.all(superseded.map((path) => rm(join(this.#root, path), { force: true })));
+  }
+
+  /** Swaps the manifest: the commit point. A failure after the rename still counts as committed. */
+  async #publish(next: Manifest): Promise<void> {
+    try {
+      await writeManifest(this.#root, next);
+    } catch (err) {
+      const onDisk = await readManifest(this.#root).catch(() => undefined);
+      if (onDisk?.generation === next.generation) this.#manifest = next;
+      throw err;
+    }
+    this.#manifest = next;
+  }
+
+  async #stage(prepared: PreparedTable): Promise<StagedTable> {
+    const { table, rows, replace } = prepared;
+    const connection = this.#db();
+    const groups = new Map<string, DayGroup>();
+    const dayOf = new Map<unknown, string | null>();
+    rows.forEach((row, index) => {
+      const date = table.partitionBy?.(row);
+      if (date !== undefined && !isUtcDay(date)) {
+        throw new RowValueError(`Table ${table.name}, row ${index}: partitionBy returned ${JSON.stringify(date)}, expected YYYY-MM-DD`);
+      }
+      const group = groups.get(date ?? '') ?? { date, min: undefined, max: undefined };
+      groups.set(date ?? '', group);
+      if (table.clusterBy !== undefined) {
+        const value = BigInt(row[table.clusterBy] as bigint | number);
+        if (group.min === undefined || value < group.min) group.min = value;
+        if (group.max === undefined || value > group.max) group.max = value;
+      }
+      dayOf.set(row, date ?? null);
+    });
+    await appendRows(connection, { name: stageName(table.name), catalog: 'temp' }, table, rows, [
+      { kind: nullableText, value: (row) => dayOf.get(row) },
+    ]);
+    for (const { column, values } of replace) {
+      const name = replaceName(table.name, column);
+      await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ${quotedIdentifier(name)} (v ${table.columns[column]!.sqlType})`);
+      await appendValues(connection, { name, catalog: 'temp' }, table.columns[column]!, values);
+    }
+    return { table, rowCount: rows.length, groups, replace };
+  }
+
+  /**
+   * Listed files that hold a key of the staged rows or a replaced value. Only files of the staged
+   * days whose cluster range overlaps the staged rows can hold a key (or a value the rows carry);
+   * values no row carries are looked for in every file of the table.
+   */
+  async #findHits(staged: StagedTable, files: readonly ManifestFile[]): Promise<Set<string>> {
+    const hits = new Set<string>();
+    if (files.length === 0) return hits;
+    const groups = [...staged.groups.values()];
+    const candidates = files.filter((file) =>
+      groups.some((group) =>
+        group.date === file.date &&
+        (group.min === undefined || file.clusterMin === undefined ||
+          (BigInt(file.clusterMin) <= group.max! && BigInt(file.clusterMax!) >= group.min))),
+    );
+    const { table } = staged;
+    const queries: string[] = [];
+    if (staged.rowCount > 0 && candidates.length > 0) {
+      queries.push(
+        `SELECT f.filename FROM ${this.#scan(candidates)} AS f SEMI JOIN ${temp(stageName(table.name))} AS s ON ${keyMatch(table)}`,
+      );
+    }
+    for (const set of staged.replace) {
+      const scope = set.unanchored.length > 0 ? files : candidates;
+      if (scope.length === 0) continue;
+      queries.push(
+        `SELECT f.filename FROM ${this.#scan(scope)} AS f SEMI JOIN ${temp(replaceName(table.name, set.column))} AS r ` +
+          `ON f.${quotedIdentifier(set.column)} = r.v`,
+      );
+    }
+    if (queries.length === 0) return hits;
+    const reader = await this.#db().runAndReadAll(`SELECT DISTINCT filename FROM (${queries.join(' UNION ALL ')})`);
+    const prefix = `${this.#root}/`;
+    for (const [filename] of reader.getRows()) hits.add(String(filename).slice(prefix.length));
+    return hits;
+  }
+
+  #scan(files: readonly ManifestFile[]): string {
+    const list = files.map((file) => quotedString(join(this.#root, file.path))).join(', ');
+    return `read_parquet([${list}], filename = true, hive_partitioning = false)`;
+  }
+
+  /** The rows of `file` that this commit does not supersede. */
+  #rewriteQuery(staged: StagedTable, file: ManifestFile): string {
+    const { table } = staged;
+    const source = `read_parquet(${quotedString(join(this.#root, file.path))}, hive_partitioning = false)`;
+    const conditions = [`NOT EXISTS (SELECT 1 FROM ${temp(stageName(table.name))} AS s WHERE ${keyMatch(table)})`];
+    for (const set of staged.replace) {
+      conditions.push(
+        `NOT EXISTS (SELECT 1 FROM ${temp(replaceName(table.name, set.column))} AS r WHERE r.v = f.${quotedIdentifier(set.column)})`,
+      );
+    }
+    return `SELECT ${identifierList(table.columnNames)} FROM ${source} AS f WHERE ${conditions.join(' AND ')}`;
+  }
+
+  #groupQuery(staged: StagedTable, group: DayGroup): string {
+    const day = group.date === undefined ? 'IS NULL' : `= ${quotedString(group.date)}`;
+    const columns = identifierList(staged.table.columnNames);
+    return `SELECT ${columns} FROM ${temp(stageName(staged.table.name))} WHERE ${quotedIdentifier(DAY_COLUMN)} ${day}`;
+  }
+
+  /** Writes the query's rows, sorted, to `path` (temp name, fsync, rename); returns the row count. */
+  async #copy(staged: StagedTable, query: string, path: string, created: string[]): Promise<number> {
+    const { table } = staged;
+    const order = identifierList([...(table.clusterBy === undefined ? [] : [table.clusterBy]), ...table.primaryKey]);
+    const final = join(this.#root, path);
+    const partial = `${final}${TEMP_SUFFIX}`;
+    await mkdir(dirname(final), { recursive: true });
+    created.push(partial, final);
+    const result = await this.#db().run(
+      `COPY (${query} ORDER BY ${order}) TO ${quotedString(partial)} ` +
+        `(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${this.#options.rowGroupSize ?? 122_880})`,
+    );
+    if (result.rowsChanged === 0) {
+      await rm(partial, { force: true });
+      return 0;
+    }
+    await fsyncPath(partial);
+    await rename(partial, final);
+    return result.rowsChanged;
+  }
+
+  /** Makes the renames and new folders of this commit durable before the manifest names them. */
+  async #syncFolders(created: readonly string[]): Promise<void> {
+    const folders = new Set<string>();
+    for (const path of created) {
+      for (let folder = dirname(path); folder.startsWith(this.#root); folder = dirname(folder)) folders.add(folder);
+    }
+    for (const folder of folders) await fsyncPath(folder);
+  }
+}
+
+function keyMatch(table: AnyTable): string {
+  return table.primaryKey.map((column) => `f.${quotedIdentifier(column)} = s.${quotedIdentifier(column)}`).join(' AND ');
+}

@@ -1,0 +1,58 @@
+import type { etlRejects, etlRuns } from '../core/bookkeeping.js';
+import type { AnyTable, RowOf } from '../core/table.js';
+
+/** A row as a sink receives it; each value is checked against its column's kind. */
+export type Row = Readonly<Record<string, unknown>>;
+
+/** Delete every row of `table` whose `column` holds one of `values`, before inserting the batch. */
+export interface Replacement {
+  readonly table: string;
+  readonly column: string;
+  readonly values: readonly unknown[];
+}
+
+/** A dead letter: an API item that could not become rows. */
+export type RejectInput = Omit<RowOf<typeof etlRejects>, 'stream' | 'reject_id' | 'seen_at'>;
+
+/** One run's bookkeeping row; `recordRun` upserts it by `run_id`. */
+export type RunRecord = RowOf<typeof etlRuns>;
+
+/** Everything one commit makes durable together: all of it or none of it. */
+export interface CommitBatch {
+  /** Stream whose checkpoint this commit advances. */
+  readonly stream: string;
+  /** Rows per table name; upserted by primary key (the last row of a key in a batch wins). */
+  readonly rows: ReadonlyMap<string, readonly Row[]>;
+  /**
+   * Extra replacements. A table with `replaceBy` is always replaced by the values its rows carry;
+   * list here the values to clear that have no rows left (e.g. a trace that lost its actions).
+   */
+  readonly replace?: readonly Replacement[];
+  /** The stream's new position, stored with the rows. */
+  readonly checkpoint: string;
+  /** Items rejected while producing these rows. */
+  readonly rejects?: readonly RejectInput[];
+}
+
+/**
+ * A warehouse writer. One commit is atomic: the rows of every table, the replacements, the rejects
+ * and the checkpoint become visible together or not at all. Replaying a commit leaves the same rows.
+ * One writer per warehouse: `open` fails with `LockedError` while another process writes.
+ */
+export interface Sink {
+  /** Creates or checks the tables (plus bookkeeping); fails on schema drift or version mismatch. */
+  open(tables: readonly AnyTable[]): Promise<void>;
+  /** The stream's last committed position, or undefined before its first commit. */
+  readCheckpoint(stream: string): Promise<string | undefined>;
+  /** Makes one batch durable, atomically. */
+  commit(batch: CommitBatch): Promise<void>;
+  /** Upserts the run's bookkeeping row (call at start and at end). */
+  recordRun(run: RunRecord): Promise<void>;
+  /** Releases the warehouse; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** A typed `[table name, rows]` entry for `CommitBatch.rows`: `new Map([tableRows(t, rows)])`. */
+export function tableRows<T extends AnyTable>(table: T, rows: readonly RowOf<T>[]): [string, readonly Row[]] {
+  return [table.name, rows];
+}
