@@ -32,10 +32,11 @@ export function accountParam(api: DevnetApi, name: string, text: string): number
   return api.view.chain.population.byRaw.get(parseAddress(name, text)) ?? -1;
 }
 
-export function accountsParam(api: DevnetApi, query: QueryParams, name: string): number[] | undefined {
+/** Account indexes of a repeated address parameter (at most `max` values), or undefined when absent. */
+export function accountsParam(api: DevnetApi, query: QueryParams, name: string, max = 1000): number[] | undefined {
   const values = query.getAll(name);
   if (values.length === 0) return undefined;
-  if (values.length > 1000) throw new ApiError(422, `${name}: too many values: ${values.length} > 1000`);
+  if (values.length > max) throw new ApiError(422, `${name}: too many values: ${values.length} > ${max}`);
   return values.map((text) => accountParam(api, name, text));
 }
 

@@ -116,6 +116,14 @@ export function opcodeOf(spec: BodySpec): number | null {
   return opcodeOfKind[spec.kind];
 }
 
+/**
+ * The body's first 32 bits, which the indexer reports as the message's `opcode` (for a signed
+ * external message that is the start of the signature); null when the body is shorter than 32 bits.
+ */
+export function leadingWordOf(spec: BodySpec): number | null {
+  return spec.kind === 'wallet_external' ? spec.signature.readUInt32BE(0) : opcodeOf(spec);
+}
+
 export type AddressOf = (account: number) => Address;
 
 export function buildBody(spec: BodySpec, addressOf: AddressOf): Cell {

@@ -123,11 +123,14 @@ export class Traffic {
       return { kind: 'election_recover', wallet: send.validator, to: elector, value: TON, bounce: true, body: { kind: 'elector_recover_stake', queryId: this.nextQueryId() } };
     }
     const keys = keysOf(send.validator);
+    // A wallet cannot send more than it holds: stakes still held by the elector cap the next one.
+    const spendable = this.population.accountAt(send.validator).balance - 2n * TON;
+    const stake = send.stake < spendable ? send.stake : spendable > 0n ? spendable : 0n;
     return {
       kind: 'election_deposit',
       wallet: send.validator,
       to: elector,
-      value: send.stake + TON,
+      value: stake + TON,
       bounce: true,
       body: {
         kind: 'elector_new_stake',

@@ -1,4 +1,4 @@
-import { opcodeOf, type BodySpec } from '../chain/bodies.js';
+import { leadingWordOf, type BodySpec } from '../chain/bodies.js';
 import type { Message } from '../chain/model.js';
 import type { RenderContext } from './context.js';
 import type { Refs } from './refs.js';
@@ -41,7 +41,7 @@ export function renderMessage(ctx: RenderContext, msg: Message, refs: Refs, txIn
     extra_flags: external ? null : '0',
     created_lt: msg.createdLt === null ? null : String(msg.createdLt),
     created_at: msg.createdAt === null ? null : String(msg.createdAt),
-    opcode: opcodeText(msg.body.kind === 'bounced' ? 0xffffffff : opcodeOf(msg.body)),
+    opcode: opcodeText(leadingWordOf(msg.body)),
     decoded_opcode: decodedOpcodeNames[msg.body.kind] ?? null,
     ihr_disabled: external ? null : true,
     bounce: external ? null : msg.bounce,

@@ -1,0 +1,33 @@
+/** Builds dist/ (what bin/chain-etl.js runs) when it is missing or older than a source file. */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(PROJECT_ROOT, 'bin', 'chain-etl.js');
+
+function newestMtime(dir: string, suffix: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path, suffix));
+    else if (entry.name.endsWith(suffix)) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export function ensureBuilt(): void {
+  const main = join(PROJECT_ROOT, 'dist', 'cli', 'main.js');
+  const builtAt = existsSync(main) ? newestMtime(join(PROJECT_ROOT, 'dist'), '.js') : 0;
+  if (builtAt > 0 && builtAt >= newestMtime(join(PROJECT_ROOT, 'src'), '.ts')) return;
+  try {
+    execFileSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: PROJECT_ROOT,
+      stdio: 'pipe',
+    });
+  } catch (error) {
+    const output = String((error as { stdout?: Buffer }).stdout ?? '');
+    throw new Error(`npm run build failed:\n${output}`, { cause: error });
+  }
+}
