@@ -1,0 +1,29 @@
+import { DEFAULT_BASE_URLS, NETWORKS } from '../api/network.js';
+
+/** Requests per second when the file gives none and no API key is used (the service's free limit). */
+export const DEFAULT_RPS_WITHOUT_KEY = 1;
+/** Requests per second when the file gives none and an API key is used. */
+export const DEFAULT_RPS_WITH_KEY = 10;
+/** Upper bound of the default concurrency. */
+export const MAX_DEFAULT_CONCURRENCY = 16;
+/** Masterchain blocks kept back from the indexer's high-water mark. */
+export const DEFAULT_LAG_MC_BLOCKS = 2;
+/** Masterchain blocks the actions stream re-scans on every run: about ten minutes of chain time. */
+export const DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS = 150;
+
+export function defaultRps(hasKey: boolean): number {
+  return hasKey ? DEFAULT_RPS_WITH_KEY : DEFAULT_RPS_WITHOUT_KEY;
+}
+
+/** Enough requests in flight to keep `rps` busy at about half a second per request, capped. */
+export function defaultConcurrency(rps: number): number {
+  return Math.min(MAX_DEFAULT_CONCURRENCY, Math.max(1, Math.ceil(rps / 2)));
+}
+
+/** The defaults above in words, for help and docs. */
+export const DEFAULT_LABELS = {
+  baseUrl: NETWORKS.map((n) => `${DEFAULT_BASE_URLS[n]} (${n})`).join(', '),
+  rps: `${DEFAULT_RPS_WITH_KEY} with an API key, else ${DEFAULT_RPS_WITHOUT_KEY}`,
+  concurrency: `min(${MAX_DEFAULT_CONCURRENCY}, max(1, ceil(rps / 2)))`,
+  start: 'the settled tip at the first run',
+} as const;

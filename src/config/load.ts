@@ -1,0 +1,33 @@
+import { issuesToError } from './issues.js';
+import type { Pipeline } from './pipeline.js';
+import { resolvePipeline, type PipelineOverrides } from './resolve.js';
+import { pipelineFileSchema } from './schema.js';
+import { YamlSource } from './yaml-source.js';
+
+/**
+ * Reads, validates and resolves a pipeline file. Every problem is a ConfigError (exit code 2) of one
+ * line naming the file, line and column, what was expected, what was got and the fix.
+ */
+export function loadPipeline(
+  path: string,
+  overrides: PipelineOverrides = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Pipeline {
+  return fromSource(YamlSource.read(path), overrides, env);
+}
+
+/** `loadPipeline` for text in hand; `file` names it in messages. */
+export function parsePipeline(
+  text: string,
+  file: string,
+  overrides: PipelineOverrides = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Pipeline {
+  return fromSource(YamlSource.parse(text, file), overrides, env);
+}
+
+function fromSource(source: YamlSource, overrides: PipelineOverrides, env: NodeJS.ProcessEnv): Pipeline {
+  const parsed = pipelineFileSchema.safeParse(source.data, { reportInput: true });
+  if (!parsed.success) throw issuesToError(parsed.error.issues, source);
+  return resolvePipeline(parsed.data, source, overrides, env);
+}

@@ -1,0 +1,114 @@
+import { inspect, type InspectOptions } from 'node:util';
+import type { Network } from '../api/network.js';
+import type { SinkKind } from './schema.js';
+import type { StreamName } from './stream-filters.js';
+
+/** Where the first run begins; `tip` is the settled tip at that run. */
+export type StartPoint =
+  | { readonly kind: 'tip' }
+  | { readonly kind: 'lt'; readonly lt: bigint }
+  | { readonly kind: 'utime'; readonly utime: number }
+  | { readonly kind: 'mc_seqno'; readonly mcSeqno: number };
+
+/** Each stream's filters; an absent filter takes everything. Addresses are raw upper case `wc:HEX`. */
+export interface StreamFilters {
+  readonly transactions: { readonly accounts?: readonly string[] };
+  readonly actions: { readonly actionTypes?: readonly string[] };
+  readonly jetton_transfers: { readonly jettonMaster?: string; readonly ownerAddresses?: readonly string[] };
+  readonly validator_events: { readonly stakeHolder?: string };
+}
+
+/** The selected streams and their filters. */
+export type PipelineStreams = { readonly [S in StreamName]?: StreamFilters[S] };
+
+/** A pipeline with every default applied. */
+export interface PipelineSettings {
+  /** The file it was read from, for messages. */
+  readonly file: string;
+  readonly network: Network;
+  /** Service root without `/api/v3`, no trailing slash. */
+  readonly baseUrl: string;
+  /** Name of the environment variable the key came from, for messages. */
+  readonly apiKeyEnv: string | undefined;
+  readonly rate: { readonly rps: number; readonly concurrency: number };
+  readonly start: StartPoint;
+  readonly lag: { readonly mcBlocks: number };
+  readonly actionsOverlap: { readonly mcBlocks: number };
+  readonly streams: PipelineStreams;
+  /** The keys of `streams`, in the order of STREAM_NAMES (not the file's). */
+  readonly streamNames: readonly StreamName[];
+  readonly sink: { readonly kind: SinkKind; readonly path: string };
+}
+
+const REDACTED = '[redacted]';
+
+/**
+ * A loaded pipeline, frozen. The API key is readable as `apiKey` but never shown: `JSON.stringify`
+ * and `util.inspect` print `[redacted]` in its place.
+ */
+export class Pipeline implements PipelineSettings {
+  readonly file: string;
+  readonly network: Network;
+  readonly baseUrl: string;
+  readonly apiKeyEnv: string | undefined;
+  readonly rate: PipelineSettings['rate'];
+  readonly start: StartPoint;
+  readonly lag: PipelineSettings['lag'];
+  readonly actionsOverlap: PipelineSettings['actionsOverlap'];
+  readonly streams: PipelineStreams;
+  readonly streamNames: readonly StreamName[];
+  readonly sink: PipelineSettings['sink'];
+  readonly #apiKey: string | undefined;
+
+  constructor(settings: PipelineSettings, apiKey: string | undefined) {
+    const s = deepFreeze(structuredClone(settings));
+    this.file = s.file;
+    this.network = s.network;
+    this.baseUrl = s.baseUrl;
+    this.apiKeyEnv = s.apiKeyEnv;
+    this.rate = s.rate;
+    this.start = s.start;
+    this.lag = s.lag;
+    this.actionsOverlap = s.actionsOverlap;
+    this.streams = s.streams;
+    this.streamNames = s.streamNames;
+    this.sink = s.sink;
+    this.#apiKey = apiKey;
+    Object.freeze(this);
+  }
+
+  /** The key from `$<apiKeyEnv>`, for the HTTP client only. */
+  get apiKey(): string | undefined {
+    return this.#apiKey;
+  }
+
+  /** Plain data with the key redacted and `start.lt` as a decimal string. */
+  toJSON(): Record<string, unknown> {
+    const start = this.start.kind === 'lt' ? { kind: 'lt', lt: this.start.lt.toString() } : this.start;
+    return {
+      file: this.file,
+      network: this.network,
+      baseUrl: this.baseUrl,
+      apiKeyEnv: this.apiKeyEnv,
+      apiKey: this.#apiKey === undefined ? undefined : REDACTED,
+      rate: this.rate,
+      start,
+      lag: this.lag,
+      actionsOverlap: this.actionsOverlap,
+      streams: this.streams,
+      sink: this.sink,
+    };
+  }
+
+  [inspect.custom](depth: number, options: InspectOptions): string {
+    return `Pipeline ${inspect(this.toJSON(), { ...options, depth: Math.max(depth, 4) })}`;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

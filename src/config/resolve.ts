@@ -1,0 +1,109 @@
+import { DEFAULT_BASE_URLS } from '../api/network.js';
+import { ConfigError } from '../core/errors.js';
+import { checkBaseUrl } from './base-url.js';
+import { defaultConcurrency, defaultRps } from './defaults.js';
+import { describeProblem } from './expect.js';
+import { Pipeline, type PipelineStreams, type StartPoint, type StreamFilters } from './pipeline.js';
+import { SINK_KINDS, type PipelineFile, type SinkKind } from './schema.js';
+import { oneOf } from './show.js';
+import { STREAM_NAMES, type StreamName } from './stream-filters.js';
+import type { YamlSource } from './yaml-source.js';
+
+/** Command-line values that replace the file's (named after the flags that carry them). */
+export interface PipelineOverrides {
+  /** Replaces base_url (`--base-url`). @default the file's base_url */
+  readonly baseUrl?: string;
+  /** Replaces sink.kind (`--sink`); the path follows the kind unless `out` is given. @default the file's sink.kind */
+  readonly sink?: SinkKind;
+  /** Replaces sink.path (`--out`). @default the file's sink.path */
+  readonly out?: string;
+}
+
+/** Applies the environment (the API key, and the rate defaults that depend on it) and the overrides. */
+export function resolvePipeline(
+  file: PipelineFile,
+  source: YamlSource,
+  overrides: PipelineOverrides,
+  env: NodeJS.ProcessEnv,
+): Pipeline {
+  const apiKey = readApiKey(file.api_key_env, source, env);
+  const rps = file.rate?.rps ?? defaultRps(apiKey !== undefined);
+  const streamNames = STREAM_NAMES.filter((name) => file.streams[name] !== undefined);
+  return new Pipeline(
+    {
+      file: source.file,
+      network: file.network,
+      baseUrl: overrideBaseUrl(overrides.baseUrl) ?? file.base_url ?? DEFAULT_BASE_URLS[file.network],
+      apiKeyEnv: file.api_key_env,
+      rate: { rps, concurrency: file.rate?.concurrency ?? defaultConcurrency(rps) },
+      start: startPoint(file.start),
+      lag: { mcBlocks: file.lag.mc_blocks },
+      actionsOverlap: { mcBlocks: file.actions_overlap.mc_blocks },
+      streams: streams(file.streams, streamNames),
+      streamNames,
+      sink: sink(file.sink, overrides),
+    },
+    apiKey,
+  );
+}
+
+function readApiKey(name: string | undefined, source: YamlSource, env: NodeJS.ProcessEnv): string | undefined {
+  if (name === undefined) return undefined;
+  const key = env[name]?.trim();
+  if (key === undefined || key === '') {
+    throw new ConfigError(
+      `${source.where(['api_key_env'])}: api_key_env names ${name}, but that environment variable is not set: export it or remove api_key_env`,
+    );
+  }
+  return key;
+}
+
+function overrideBaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const checked = checkBaseUrl(value.trim());
+  if ('root' in checked) return checked.root;
+  throw new ConfigError(`--base-url: ${describeProblem(checked.problem, value)}`);
+}
+
+function startPoint(start: PipelineFile['start']): StartPoint {
+  if (start?.lt !== undefined) return { kind: 'lt', lt: start.lt };
+  if (start?.utime !== undefined) return { kind: 'utime', utime: start.utime };
+  if (start?.mc_seqno !== undefined) return { kind: 'mc_seqno', mcSeqno: start.mc_seqno };
+  return { kind: 'tip' };
+}
+
+/** Each stream's filters under their TypeScript names. */
+const FILTERS: { readonly [S in StreamName]: (file: PipelineFile['streams']) => StreamFilters[S] } = {
+  transactions: (f) => defined({ accounts: f.transactions?.accounts }),
+  actions: (f) => defined({ actionTypes: f.actions?.action_types }),
+  jetton_transfers: (f) =>
+    defined({ jettonMaster: f.jetton_transfers?.jetton_master, ownerAddresses: f.jetton_transfers?.owner_addresses }),
+  validator_events: (f) => defined({ stakeHolder: f.validator_events?.stake_holder }),
+};
+
+function streams(file: PipelineFile['streams'], names: readonly StreamName[]): PipelineStreams {
+  return Object.fromEntries(names.map((name) => [name, FILTERS[name](file)])) as PipelineStreams;
+}
+
+/** Drops keys whose value is undefined, so that an absent filter is absent, not `undefined`. */
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function sink(file: PipelineFile['sink'], overrides: PipelineOverrides): Pipeline['sink'] {
+  const kind = overrides.sink ?? file.kind;
+  if (!SINK_KINDS.includes(kind)) {
+    throw new ConfigError(`--sink: ${describeProblem({ expected: oneOf(SINK_KINDS) }, kind)}`);
+  }
+  if (overrides.out !== undefined) {
+    if (overrides.out.trim() === '') throw new ConfigError(`--out: ${describeProblem({ expected: 'a path' }, overrides.out)}`);
+    return { kind, path: overrides.out };
+  }
+  return { kind, path: kind === file.kind ? file.path : pathFor(kind, file.path) };
+}
+
+/** The file's path for the other kind: `data/x.duckdb` ⇄ `data/x`. */
+function pathFor(kind: SinkKind, path: string): string {
+  const base = path.replace(/\/+$/, '').replace(/\.(duckdb|db)$/, '');
+  return kind === 'duckdb' ? `${base}.duckdb` : base;
+}

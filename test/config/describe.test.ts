@@ -1,0 +1,66 @@
+import { expect, test } from 'vitest';
+import { describeOptions, optionsMarkdown } from '../../src/config/index.js';
+
+const rows = describeOptions();
+const row = (key: string) => rows.find((r) => r.key === key);
+
+test('every option is described', () => {
+  expect(rows.map((r) => r.key)).toEqual([
+    'network',
+    'base_url',
+    'api_key_env',
+    'rate',
+    'rate.rps',
+    'rate.concurrency',
+    'start',
+    'start.lt',
+    'start.utime',
+    'start.mc_seqno',
+    'lag',
+    'lag.mc_blocks',
+    'actions_overlap',
+    'actions_overlap.mc_blocks',
+    'streams',
+    'streams.transactions',
+    'streams.transactions.accounts',
+    'streams.actions',
+    'streams.actions.action_types',
+    'streams.jetton_transfers',
+    'streams.jetton_transfers.jetton_master',
+    'streams.jetton_transfers.owner_addresses',
+    'streams.validator_events',
+    'streams.validator_events.stake_holder',
+    'sink',
+    'sink.kind',
+    'sink.path',
+  ]);
+  for (const r of rows) {
+    expect(r.description, r.key).toMatch(/\S.*\.$/);
+    expect(r.type, r.key).not.toBe('value');
+  }
+});
+
+test('types and defaults come from the schema', () => {
+  expect(row('network')).toMatchObject({ type: 'mainnet | testnet', default: 'required' });
+  expect(row('sink.kind')).toMatchObject({ type: 'duckdb | parquet', default: 'required' });
+  expect(row('lag.mc_blocks')).toMatchObject({ type: 'integer ≥ 0', default: '2' });
+  expect(row('actions_overlap.mc_blocks')?.default).toBe('150');
+  expect(row('rate.rps')?.default).toBe('10 with an API key, else 1');
+  expect(row('rate.concurrency')?.default).toBe('min(16, max(1, ceil(rps / 2)))');
+  expect(row('base_url')?.default).toBe('https://toncenter.com (mainnet), https://testnet.toncenter.com (testnet)');
+  expect(row('start')?.default).toBe('the settled tip at the first run');
+  expect(row('streams.transactions.accounts')).toMatchObject({ type: 'list of addresses', default: '—' });
+});
+
+test('pipelines/OPTIONS.md is the generated table (update: npx vitest run test/config -u)', async () => {
+  const doc = [
+    '# Pipeline file options',
+    '',
+    '<!-- Generated from src/config/schema.ts by optionsMarkdown(); do not edit. Update: npx vitest run test/config -u -->',
+    '',
+    'Keys of a pipeline file (`pipelines/*.yaml`). Addresses are raw (`wc:HEX`) or user-friendly and are stored raw, upper case.',
+    '',
+    optionsMarkdown(),
+  ].join('\n');
+  await expect(doc).toMatchFileSnapshot('../../pipelines/OPTIONS.md');
+});

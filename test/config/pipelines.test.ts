@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { loadPipeline } from '../../src/config/index.js';
+
+const DIR = 'pipelines';
+const ENV = { TONCENTER_API_KEY: 'test-key', CHAIN_ETL_DEMO_KEY: 'demo-key' };
+const files = readdirSync(DIR).filter((name) => name.endsWith('.yaml'));
+
+test('the examples are all there', () => {
+  expect(files.sort()).toEqual([
+    'account-history.yaml',
+    'cron-sync.yaml',
+    'demo.yaml',
+    'jetton-transfers.yaml',
+    'validator-events.yaml',
+  ]);
+});
+
+test.each(files)('%s loads and says what it is for', (name) => {
+  const path = join(DIR, name);
+  expect(readFileSync(path, 'utf8')).toMatch(/^# \S/);
+  const pipeline = loadPipeline(path, {}, ENV);
+  expect(pipeline.file).toBe(path);
+  expect(pipeline.streamNames.length).toBeGreaterThan(0);
+});
+
+test('demo.yaml: the devnet, all streams, from its first block', () => {
+  const p = loadPipeline(join(DIR, 'demo.yaml'), { baseUrl: 'http://127.0.0.1:40123' }, ENV);
+  expect(p.toJSON()).toEqual({
+    file: 'pipelines/demo.yaml',
+    network: 'mainnet',
+    baseUrl: 'http://127.0.0.1:40123',
+    apiKeyEnv: 'CHAIN_ETL_DEMO_KEY',
+    apiKey: '[redacted]',
+    rate: { rps: 50, concurrency: 8 },
+    start: { kind: 'mc_seqno', mcSeqno: 50_000_000 },
+    lag: { mcBlocks: 0 },
+    actionsOverlap: { mcBlocks: 150 },
+    streams: { transactions: {}, actions: {}, jetton_transfers: {}, validator_events: {} },
+    sink: { kind: 'duckdb', path: 'data/demo.duckdb' },
+  });
+  expect(p.apiKey).toBe('demo-key');
+});
+
+test('the public examples', () => {
+  const load = (name: string) => loadPipeline(join(DIR, name), {}, ENV);
+  expect(load('account-history.yaml').streams).toEqual({
+    transactions: { accounts: ['0:83DFD552E63729B472FCBCC8C45EBCC6691702558B68EC7527E1BA403A0F31A8'] },
+  });
+  const usdt = load('jetton-transfers.yaml');
+  expect(usdt.streams).toEqual({
+    jetton_transfers: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
+  });
+  expect(usdt.sink.kind).toBe('parquet');
+  expect(usdt.start).toEqual({ kind: 'utime', utime: 1735689600 });
+  expect(load('validator-events.yaml').streamNames).toEqual(['validator_events']);
+  const cron = load('cron-sync.yaml');
+  expect(cron.start).toEqual({ kind: 'tip' });
+  expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events']);
+  for (const name of files.filter((f) => f !== 'demo.yaml')) expect(load(name).baseUrl).toBe('https://toncenter.com');
+});
