@@ -9,7 +9,7 @@ import { ApiError } from '../../http/api-error.js';
 import { accountParam, enrich, ltParam, pageParams, parseHash, Refs, type DevnetApi } from '../context.js';
 import { lowerBound, selectPage } from '../paging.js';
 import { renderMessage } from '../../render/message.js';
-import { opcodeOf } from '../../chain/bodies.js';
+import { leadingWordOf } from '../../chain/bodies.js';
 
 interface Indexed {
   readonly msg: Message;
@@ -71,7 +71,7 @@ export function messageHandlers(api: DevnetApi): Record<string, Handler> {
         (bodyHash === undefined || api.render.body(msg).hash === bodyHash) &&
         (source === undefined || msg.source === source) &&
         (destination === undefined || msg.destination === destination) &&
-        (opcode === undefined || opcodeOf(msg.body) === opcode) &&
+        (opcode === undefined || leadingWordOf(msg.body) === opcode) &&
         (direction === undefined || (direction === 'in' ? msg.inTx >= 0 && api.view.isIndexed(msg.inTx) : msg.outTx >= 0)) &&
         (!excludeExternals || msg.source !== null) &&
         (!onlyExternals || msg.source === null) &&

@@ -1,0 +1,139 @@
+/**
+ * The devnet is a function of its seed and flags (DESIGN D7): same seed → byte-identical answers,
+ * including the seeded tie order of jetton transfers; the CLI prints the same truth and serves it.
+ */
+import { spawn, execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDevnetApi, startDevnet, type Devnet } from '../../src/devnet/index.js';
+import { truthRows } from '../../src/devnet/truth.js';
+import { FIRST_MC_SEQNO } from '../../src/devnet/chain/constants.js';
+import { DevnetClient, type Query } from '../support/http.js';
+import { BIN, PROJECT_ROOT, ensureBuilt } from '../support/build.js';
+
+const KEY = 'determinism-key';
+const OPTIONS = { blocks: 200, keys: new Map([[KEY, 'mainnet' as const]]), keyRps: 100_000, indexerLag: 2 } as const;
+
+const devnets: Devnet[] = [];
+
+async function devnet(seed: number): Promise<DevnetClient> {
+  const d = await startDevnet({ ...OPTIONS, seed });
+  devnets.push(d);
+  return new DevnetClient(d.url, KEY);
+}
+
+afterAll(async () => {
+  await Promise.all(devnets.map((d) => d.close()));
+});
+
+/** An lt with at least two jetton transfers on a seed's chain (ties come back in the tie RNG's order). */
+function tiedJettonLt(seed: number): string {
+  const api = buildDevnetApi({ ...OPTIONS, seed });
+  const counts = new Map<string, number>();
+  for (const r of truthRows(api, 'jetton_transfers')) counts.set(r.transaction_lt as string, (counts.get(r.transaction_lt as string) ?? 0) + 1);
+  const lt = [...counts].find(([, n]) => n >= 3)?.[0] ?? [...counts].find(([, n]) => n >= 2)?.[0];
+  if (lt === undefined) throw new Error(`seed ${seed} has no lt with two jetton transfers`);
+  return lt;
+}
+
+const REQUESTS: readonly (readonly ['v2' | 'v3', string, Query])[] = [
+  ['v3', 'masterchainInfo', {}],
+  ['v3', 'blocks', { sort: 'asc', limit: 50, offset: 100 }],
+  ['v3', 'transactions', { sort: 'asc', limit: 300 }],
+  ['v3', 'transactions', { sort: 'desc', limit: 100, offset: 50 }],
+  ['v3', 'transactionsByMasterchainBlock', { seqno: FIRST_MC_SEQNO + 120, limit: 1000 }],
+  ['v3', 'messages', { limit: 200 }],
+  ['v3', 'actions', { sort: 'asc', limit: 200, include_accounts: true }],
+  ['v3', 'traces', { limit: 20, include_actions: true }],
+  ['v3', 'jetton/transfers', { sort: 'asc', limit: 100 }],
+  ['v3', 'jetton/burns', { sort: 'asc', limit: 50 }],
+  ['v3', 'nft/transfers', { sort: 'asc', limit: 50 }],
+  ['v3', 'validators/events', { limit: 100 }],
+  ['v2', 'getMasterchainInfo', {}],
+];
+
+async function texts(client: DevnetClient, requests: readonly (readonly ['v2' | 'v3', string, Query])[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const [version, endpoint, query] of requests) {
+    const reply = await client.get(version, endpoint, query);
+    expect(reply.status, `${endpoint}: ${reply.text.slice(0, 200)}`).toBe(200);
+    // v2's `@extra` carries the wall clock and a request counter, as on the real gateway.
+    out.push(version === 'v2' ? JSON.stringify({ ...(reply.body as object), '@extra': null }) : reply.text);
+  }
+  return out;
+}
+
+describe('determinism', () => {
+  it('answers byte for byte the same on two devnets with the same seed and flags', async () => {
+    const [a, b] = [await devnet(11), await devnet(11)];
+    const first = await texts(a, REQUESTS);
+    expect(await texts(b, REQUESTS)).toEqual(first);
+    expect(first.every((text) => text.length > 20)).toBe(true);
+  });
+
+  it('repeats the random tie order of jetton transfers for the same request sequence', async () => {
+    const lt = tiedJettonLt(11);
+    const tiePage: readonly ['v3', string, Query] = ['v3', 'jetton/transfers', { start_lt: lt, end_lt: lt, limit: 10, sort: 'asc' }];
+    const sequence = Array.from({ length: 12 }, () => tiePage);
+    const [a, b] = [await devnet(11), await devnet(11)];
+    const fromA = await texts(a, sequence);
+    expect(new Set(fromA).size).toBeGreaterThanOrEqual(2); // the order does change between requests…
+    expect(await texts(b, sequence)).toEqual(fromA); // …in the same way on both devnets
+  });
+
+  it('answers differently for a different seed', async () => {
+    const [a, b] = [await devnet(11), await devnet(12)];
+    const fromA = await texts(a, REQUESTS);
+    const fromB = await texts(b, REQUESTS);
+    // Every answer differs, block hashes included (they come from the seed too).
+    REQUESTS.forEach(([, endpoint], i) => expect(fromB[i], endpoint).not.toBe(fromA[i]));
+  });
+});
+
+describe('chain-etl devnet (CLI)', () => {
+  beforeAll(() => {
+    ensureBuilt();
+  });
+
+  it('prints `devnet truth` as NDJSON equal to buildDevnetApi truth', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'devnet', 'truth', '--seed', '7', '--blocks', '200', '--dataset', 'transactions'], {
+      cwd: PROJECT_ROOT,
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    const rows = truthRows(buildDevnetApi({ seed: 7, blocks: 200 }), 'transactions');
+    expect(rows.length).toBeGreaterThan(3000);
+    expect(stdout).toBe(rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+  });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`serves on the port it prints and exits 0 on ${signal}`, async () => {
+      const child = spawn(process.execPath, [BIN, 'devnet', '--port', '0', '--seed', '7', '--blocks', '200'], {
+        cwd: PROJECT_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, sig) => resolve({ code, signal: sig })));
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      try {
+        const firstLine = await new Promise<string>((resolve, reject) => {
+          const lines = createInterface({ input: child.stdout });
+          lines.once('line', resolve);
+          child.once('exit', () => reject(new Error(`devnet exited before printing: ${stderr}`)));
+        });
+        const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(firstLine);
+        expect(match, firstLine).not.toBeNull();
+        const url = `http://127.0.0.1:${match![1]}`;
+        const transactions = buildDevnetApi({ seed: 7, blocks: 200 }).generator.chain.txs.length;
+        expect(firstLine).toBe(`devnet listening on ${url} (seed 7, 200 masterchain blocks, ${transactions} transactions, network mainnet)`);
+        const reply = await new DevnetClient(url).v3<{ last: { seqno: number } }>('masterchainInfo');
+        expect(reply.status).toBe(200);
+        expect(reply.body.last.seqno).toBe(FIRST_MC_SEQNO + 199);
+      } finally {
+        child.kill(signal);
+      }
+      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(stderr).toBe('');
+    });
+  }
+});
