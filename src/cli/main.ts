@@ -1,13 +1,21 @@
-import yargs from 'yargs';
+import yargs, { type CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { devnetCommand } from './devnet.js';
+import { syncCommand } from './sync.js';
+import { backfillCommand } from './backfill.js';
+import { statusCommand } from './status.js';
+import { demoCommand } from './demo.js';
 import { EtlError } from '../core/errors.js';
 
 /** Entry point of the `chain-etl` binary: parse, call, print. */
 export async function main(argv: readonly string[]): Promise<void> {
   await yargs(hideBin([...argv]))
     .scriptName('chain-etl')
+    .command(syncCommand as CommandModule)
+    .command(backfillCommand as CommandModule)
+    .command(statusCommand as CommandModule)
     .command(devnetCommand)
+    .command(demoCommand as CommandModule)
     .demandCommand(1, 'name a command: chain-etl <command> --help')
     .strict()
     .recommendCommands()

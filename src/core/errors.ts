@@ -31,3 +31,13 @@ export class ConfigError extends FatalError {
 export class LockedError extends FatalError {
   override readonly exitCode = 3;
 }
+
+/** The operator stopped the run (SIGINT → exit 130, SIGTERM → 143); committed pages stay and the next run resumes. */
+export class InterruptedError extends FatalError {
+  override readonly exitCode: number;
+
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM') {
+    super(`interrupted by ${signal}: every committed page is kept; run the same command again to resume`);
+    this.exitCode = signal === 'SIGINT' ? 130 : 143;
+  }
+}

@@ -22,8 +22,10 @@ export interface StreamJob {
   /** Inclusive range of positions to fetch. */
   readonly from: bigint;
   readonly to: bigint;
-  /** Position committed before this run; the checkpoint never goes below it. */
+  /** Position the checkpoint starts from; it never goes below it. */
   readonly committed: bigint;
+  /** The checkpoint stored before this run, if any: when it differs from `committed` and there is nothing to fetch, `committed` is still recorded. */
+  readonly stored: bigint | undefined;
 }
 
 export interface JobProgress {
@@ -60,8 +62,17 @@ const MIN_WINDOW = { lt: 20_000_000n, utime: 3_600n } as const;
 export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]): Promise<Map<string, JobResult>> {
   const queue = new PQueue({ concurrency: options.concurrency });
   let commits: Promise<void> = Promise.resolve();
+  /** DuckDB has one connection and a commit is one transaction: commits run one after another. */
+  const serialize = (work: () => Promise<void>): Promise<void> => {
+    const done = commits.then(work);
+    commits = done.catch(() => undefined);
+    return done;
+  };
   const results = new Map<string, JobResult>();
   const tasks: Promise<void>[] = [];
+  // The first failure stops the other windows: their committed pages stay, the checkpoint covers them.
+  const failed = new AbortController();
+  const signal = options.signal === undefined ? failed.signal : AbortSignal.any([options.signal, failed.signal]);
 
   for (const job of jobs) {
     const windows = splitWindows(job.from, job.to, options.concurrency * 4, MIN_WINDOW[job.stream.axis]);
@@ -71,14 +82,18 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
     const report = (): void =>
       options.onProgress?.({ stream: job.stream.name, from: job.from, to: job.to, checkpoint: result.checkpoint, rows: result.rows });
     report();
+    if (windows.length === 0 && job.stored !== job.committed) {
+      tasks.push(serialize(() => options.sink.commit({ stream: job.checkpointKey, rows: new Map(), checkpoint: encodeCheckpoint(job.committed) })));
+    }
     windows.forEach((window, index) => {
       tasks.push(
         queue.add(async () => {
-          const pages = pageWindow(job.stream, options.api, job.filters, { ...window, limit: options.pageLimit ?? 1000, signal: options.signal });
+          signal.throwIfAborted();
+          const pages = pageWindow(job.stream, options.api, job.filters, { ...window, limit: options.pageLimit ?? 1000, signal });
           for await (const page of pages) {
-            options.signal?.throwIfAborted();
+            signal.throwIfAborted();
             const batch = toBatch(job, page);
-            const commit = commits.then(async () => {
+            await serialize(async () => {
               const checkpoint = tracker.advance(index, page.through);
               await options.sink.commit({ stream: job.checkpointKey, rows: batch.rows, checkpoint: encodeCheckpoint(checkpoint), rejects: batch.rejects });
               result.rows += batch.count;
@@ -87,17 +102,19 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
               result.checkpoint = checkpoint;
               report();
             });
-            commits = commit.catch(() => undefined);
-            await commit;
           }
+        }).catch((error: unknown) => {
+          if (!failed.signal.aborted) failed.abort(error);
+          throw error;
         }),
       );
     });
   }
   const settled = await Promise.allSettled(tasks);
   await commits;
+  if (options.signal?.aborted) throw options.signal.reason;
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failure !== undefined) throw failure.reason;
+  if (failure !== undefined) throw failed.signal.reason ?? failure.reason;
   return results;
 }
 

@@ -50,7 +50,7 @@ export function renderMessage(ctx: RenderContext, msg: Message, refs: Refs, txIn
     message_content: {
       hash: body.hash,
       body: body.boc,
-      decoded: msg.body.kind === 'text' ? { type: 'text_comment', comment: msg.body.text } : null,
+      decoded: decodedBody(msg.body),
     },
     init_state: null,
   };
@@ -59,4 +59,11 @@ export function renderMessage(ctx: RenderContext, msg: Message, refs: Refs, txIn
     rendered.out_msg_tx_hash = msg.outTx >= 0 && txIndexed(msg.outTx) ? ctx.chain.tx(msg.outTx).hash : null;
   }
   return rendered;
+}
+
+/** What the indexer's decoder says of a body: text comments and empty cells, as in the mainnet examples. */
+function decodedBody(body: BodySpec): Record<string, unknown> | null {
+  if (body.kind === 'text') return { type: 'text_comment', comment: body.text };
+  if (body.kind === 'empty') return { '@type': 'empty_cell' };
+  return null;
 }
