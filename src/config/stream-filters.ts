@@ -51,7 +51,7 @@ const filters = {
 const descriptions: Record<StreamName, string> = {
   transactions: 'Transactions, with their messages.',
   actions: 'Classified actions (transfers, swaps, …) of completed traces; re-read over actions_overlap.',
-  jetton_transfers: 'Jetton transfers (also burns), keyed by transaction hash.',
+  jetton_transfers: 'Jetton transfers, keyed by transaction hash (aborted transfers are never listed by the service).',
   validator_events: 'Validator stake events of the elector (accepted, rejected, recovered stakes).',
 };
 

@@ -1,0 +1,434 @@
+-- chain-etl warehouse (DuckDB): tables, documentation and views.
+-- Generated from the table definitions in src/ by renderSchemaFiles() (src/streams/schema-files.ts); do not edit. Regenerate with `npm run schemas`.
+
+CREATE TABLE IF NOT EXISTS "transactions" (
+  "hash" VARCHAR NOT NULL,
+  "hash_hex" VARCHAR NOT NULL,
+  "account" VARCHAR NOT NULL,
+  "lt" UBIGINT NOT NULL,
+  "now" TIMESTAMPTZ NOT NULL,
+  "now_unix" BIGINT NOT NULL,
+  "mc_block_seqno" INTEGER,
+  "block_workchain" INTEGER,
+  "block_shard" VARCHAR,
+  "block_seqno" INTEGER,
+  "trace_id" VARCHAR,
+  "trace_external_hash" VARCHAR,
+  "prev_trans_hash" VARCHAR NOT NULL,
+  "prev_trans_lt" UBIGINT NOT NULL,
+  "orig_status" VARCHAR NOT NULL,
+  "end_status" VARCHAR NOT NULL,
+  "total_fees" DECIMAL(38,0) NOT NULL,
+  "descr_type" VARCHAR NOT NULL,
+  "aborted" BOOLEAN,
+  "destroyed" BOOLEAN,
+  "credit_first" BOOLEAN,
+  "is_tock" BOOLEAN,
+  "installed" BOOLEAN,
+  "storage_fees_collected" DECIMAL(38,0),
+  "storage_fees_due" DECIMAL(38,0),
+  "storage_status_change" VARCHAR,
+  "due_fees_collected" DECIMAL(38,0),
+  "credit" DECIMAL(38,0),
+  "compute_skipped" BOOLEAN,
+  "compute_skip_reason" VARCHAR,
+  "compute_success" BOOLEAN,
+  "compute_account_activated" BOOLEAN,
+  "compute_exit_code" INTEGER,
+  "compute_exit_arg" INTEGER,
+  "compute_gas_used" BIGINT,
+  "compute_gas_limit" BIGINT,
+  "compute_gas_credit" BIGINT,
+  "compute_gas_fees" DECIMAL(38,0),
+  "compute_vm_steps" BIGINT,
+  "compute_mode" INTEGER,
+  "action_success" BOOLEAN,
+  "action_valid" BOOLEAN,
+  "action_no_funds" BOOLEAN,
+  "action_result_code" INTEGER,
+  "action_result_arg" INTEGER,
+  "action_tot_actions" INTEGER,
+  "action_skipped_actions" INTEGER,
+  "action_msgs_created" INTEGER,
+  "action_total_fwd_fees" DECIMAL(38,0),
+  "action_total_action_fees" DECIMAL(38,0),
+  "action_status_change" VARCHAR,
+  "bounce_type" VARCHAR,
+  "bounce_req_fwd_fees" DECIMAL(38,0),
+  "bounce_msg_fees" DECIMAL(38,0),
+  "bounce_fwd_fees" DECIMAL(38,0),
+  "balance_before" DECIMAL(38,0),
+  "balance_after" DECIMAL(38,0),
+  "status_before" VARCHAR,
+  "status_after" VARCHAR,
+  "state_hash_before" VARCHAR,
+  "state_hash_after" VARCHAR,
+  "code_hash_after" VARCHAR,
+  "data_hash_after" VARCHAR,
+  "in_msg_hash" VARCHAR,
+  "out_msg_count" INTEGER NOT NULL,
+  "finality" VARCHAR,
+  "emulated" BOOLEAN,
+  PRIMARY KEY ("hash")
+);
+COMMENT ON TABLE "transactions" IS 'One row per transaction, with its description phases and the account state before and after it.';
+COMMENT ON COLUMN "transactions"."hash" IS 'Transaction hash (base64), the API form and the key.';
+COMMENT ON COLUMN "transactions"."hash_hex" IS 'The same hash in lower-case hex, as explorers print it.';
+COMMENT ON COLUMN "transactions"."account" IS 'Account the transaction ran on.';
+COMMENT ON COLUMN "transactions"."lt" IS 'Logical time of the transaction; unique per account, not across accounts.';
+COMMENT ON COLUMN "transactions"."now" IS 'Block time of the transaction.';
+COMMENT ON COLUMN "transactions"."now_unix" IS 'Block time as unix seconds (the form of the API utime filters).';
+COMMENT ON COLUMN "transactions"."mc_block_seqno" IS 'Masterchain block that committed the transaction (null while not committed).';
+COMMENT ON COLUMN "transactions"."block_workchain" IS 'Workchain of the block holding the transaction.';
+COMMENT ON COLUMN "transactions"."block_shard" IS 'Shard of that block as unsigned hex, e.g. 8000000000000000.';
+COMMENT ON COLUMN "transactions"."block_seqno" IS 'Seqno of that block in its shard.';
+COMMENT ON COLUMN "transactions"."trace_id" IS 'Trace (tree of transactions caused by one external message) it belongs to.';
+COMMENT ON COLUMN "transactions"."trace_external_hash" IS 'Hash of the external message that started the trace, when there is one.';
+COMMENT ON COLUMN "transactions"."prev_trans_hash" IS 'Hash of the account''s previous transaction (all zero bytes for the first).';
+COMMENT ON COLUMN "transactions"."prev_trans_lt" IS 'Logical time of the account''s previous transaction (0 for the first).';
+COMMENT ON COLUMN "transactions"."orig_status" IS 'Account status before: uninit, frozen, active or nonexist.';
+COMMENT ON COLUMN "transactions"."end_status" IS 'Account status after: uninit, frozen, active or nonexist.';
+COMMENT ON COLUMN "transactions"."total_fees" IS 'Total fees paid, nanoton.';
+COMMENT ON COLUMN "transactions"."descr_type" IS 'Transaction kind: ord, storage, tick_tock, split_prepare, split_install, merge_prepare, merge_install.';
+COMMENT ON COLUMN "transactions"."aborted" IS 'The transaction was aborted (its state changes were rolled back).';
+COMMENT ON COLUMN "transactions"."destroyed" IS 'The account was destroyed by the transaction.';
+COMMENT ON COLUMN "transactions"."credit_first" IS 'Credit phase ran before the storage phase (non-bounceable inbound message).';
+COMMENT ON COLUMN "transactions"."is_tock" IS 'Tick-tock transactions: true for tock, false for tick.';
+COMMENT ON COLUMN "transactions"."installed" IS 'Split/merge install transactions: whether it was installed.';
+COMMENT ON COLUMN "transactions"."storage_fees_collected" IS 'Storage phase: fees collected, nanoton.';
+COMMENT ON COLUMN "transactions"."storage_fees_due" IS 'Storage phase: fees left due, nanoton.';
+COMMENT ON COLUMN "transactions"."storage_status_change" IS 'Storage phase: unchanged, frozen or deleted.';
+COMMENT ON COLUMN "transactions"."due_fees_collected" IS 'Credit phase: due fees collected, nanoton.';
+COMMENT ON COLUMN "transactions"."credit" IS 'Credit phase: value credited to the account, nanoton.';
+COMMENT ON COLUMN "transactions"."compute_skipped" IS 'Compute phase was skipped.';
+COMMENT ON COLUMN "transactions"."compute_skip_reason" IS 'Why it was skipped: no_state, bad_state, no_gas, suspended.';
+COMMENT ON COLUMN "transactions"."compute_success" IS 'Compute phase succeeded.';
+COMMENT ON COLUMN "transactions"."compute_account_activated" IS 'Compute phase activated the account (deployed its code).';
+COMMENT ON COLUMN "transactions"."compute_exit_code" IS 'TVM exit code (0 and 1 mean success).';
+COMMENT ON COLUMN "transactions"."compute_exit_arg" IS 'TVM exit argument, when the contract threw one.';
+COMMENT ON COLUMN "transactions"."compute_gas_used" IS 'Gas used.';
+COMMENT ON COLUMN "transactions"."compute_gas_limit" IS 'Gas limit.';
+COMMENT ON COLUMN "transactions"."compute_gas_credit" IS 'Gas credit (external messages).';
+COMMENT ON COLUMN "transactions"."compute_gas_fees" IS 'Gas fees, nanoton.';
+COMMENT ON COLUMN "transactions"."compute_vm_steps" IS 'TVM steps executed.';
+COMMENT ON COLUMN "transactions"."compute_mode" IS 'TVM mode.';
+COMMENT ON COLUMN "transactions"."action_success" IS 'Action phase succeeded.';
+COMMENT ON COLUMN "transactions"."action_valid" IS 'Action list was valid.';
+COMMENT ON COLUMN "transactions"."action_no_funds" IS 'Action phase ran out of funds.';
+COMMENT ON COLUMN "transactions"."action_result_code" IS 'Action phase result code (0 = ok).';
+COMMENT ON COLUMN "transactions"."action_result_arg" IS 'Action phase result argument.';
+COMMENT ON COLUMN "transactions"."action_tot_actions" IS 'Actions in the action list.';
+COMMENT ON COLUMN "transactions"."action_skipped_actions" IS 'Actions skipped.';
+COMMENT ON COLUMN "transactions"."action_msgs_created" IS 'Outbound messages created.';
+COMMENT ON COLUMN "transactions"."action_total_fwd_fees" IS 'Forwarding fees of the outbound messages, nanoton.';
+COMMENT ON COLUMN "transactions"."action_total_action_fees" IS 'Action fees, nanoton.';
+COMMENT ON COLUMN "transactions"."action_status_change" IS 'Action phase status change: unchanged, frozen or deleted.';
+COMMENT ON COLUMN "transactions"."bounce_type" IS 'Bounce phase: negfunds, nofunds or ok.';
+COMMENT ON COLUMN "transactions"."bounce_req_fwd_fees" IS 'Bounce phase: forwarding fees required, nanoton.';
+COMMENT ON COLUMN "transactions"."bounce_msg_fees" IS 'Bounce phase: message fees, nanoton.';
+COMMENT ON COLUMN "transactions"."bounce_fwd_fees" IS 'Bounce phase: forwarding fees, nanoton.';
+COMMENT ON COLUMN "transactions"."balance_before" IS 'Account balance before, nanoton (null when the account did not exist).';
+COMMENT ON COLUMN "transactions"."balance_after" IS 'Account balance after, nanoton.';
+COMMENT ON COLUMN "transactions"."status_before" IS 'Account status in the state before (null when the account did not exist).';
+COMMENT ON COLUMN "transactions"."status_after" IS 'Account status in the state after.';
+COMMENT ON COLUMN "transactions"."state_hash_before" IS 'Hash of the account state before.';
+COMMENT ON COLUMN "transactions"."state_hash_after" IS 'Hash of the account state after.';
+COMMENT ON COLUMN "transactions"."code_hash_after" IS 'Hash of the account code after (active accounts).';
+COMMENT ON COLUMN "transactions"."data_hash_after" IS 'Hash of the account data after (active accounts).';
+COMMENT ON COLUMN "transactions"."in_msg_hash" IS 'Hash of the inbound message (null for tick-tock and other transactions without one).';
+COMMENT ON COLUMN "transactions"."out_msg_count" IS 'Outbound messages the transaction sent.';
+COMMENT ON COLUMN "transactions"."finality" IS 'pending, confirmed or finalized; unknown values kept as sent (e.g. unknown_3); null when the API sent none.';
+COMMENT ON COLUMN "transactions"."emulated" IS 'The API served an emulated (not yet committed) transaction.';
+
+CREATE TABLE IF NOT EXISTS "messages" (
+  "tx_hash" VARCHAR NOT NULL,
+  "direction" VARCHAR NOT NULL,
+  "msg_hash" VARCHAR NOT NULL,
+  "tx_lt" UBIGINT NOT NULL,
+  "tx_now" TIMESTAMPTZ NOT NULL,
+  "trace_id" VARCHAR,
+  "source" VARCHAR,
+  "destination" VARCHAR,
+  "value" DECIMAL(38,0),
+  "fwd_fee" DECIMAL(38,0),
+  "ihr_fee" DECIMAL(38,0),
+  "import_fee" DECIMAL(38,0),
+  "created_lt" UBIGINT,
+  "created_at" TIMESTAMPTZ,
+  "opcode" BIGINT,
+  "decoded_opcode" VARCHAR,
+  "bounce" BOOLEAN,
+  "bounced" BOOLEAN,
+  "ihr_disabled" BOOLEAN,
+  "body_hash" VARCHAR,
+  "body" VARCHAR,
+  "comment" VARCHAR,
+  "init_state_hash" VARCHAR,
+  "msg_hash_norm" VARCHAR,
+  PRIMARY KEY ("tx_hash", "direction", "msg_hash")
+);
+COMMENT ON TABLE "messages" IS 'One row per message of a transaction: its inbound message (direction in) and each outbound one (direction out). An internal message appears twice, as out of the sending transaction and as in of the receiving one.';
+COMMENT ON COLUMN "messages"."tx_hash" IS 'Transaction the message belongs to (joins transactions.hash).';
+COMMENT ON COLUMN "messages"."direction" IS 'in (the message the transaction received) or out (a message it sent).';
+COMMENT ON COLUMN "messages"."msg_hash" IS 'Message hash (base64).';
+COMMENT ON COLUMN "messages"."tx_lt" IS 'Logical time of the transaction.';
+COMMENT ON COLUMN "messages"."tx_now" IS 'Block time of the transaction.';
+COMMENT ON COLUMN "messages"."trace_id" IS 'Trace of the transaction.';
+COMMENT ON COLUMN "messages"."source" IS 'Sender; null for an external inbound message.';
+COMMENT ON COLUMN "messages"."destination" IS 'Receiver; null for an external outbound message (log).';
+COMMENT ON COLUMN "messages"."value" IS 'Value carried, nanoton; null for external messages.';
+COMMENT ON COLUMN "messages"."fwd_fee" IS 'Forwarding fee, nanoton.';
+COMMENT ON COLUMN "messages"."ihr_fee" IS 'Instant hypercube routing fee, nanoton.';
+COMMENT ON COLUMN "messages"."import_fee" IS 'Import fee of an external inbound message, nanoton.';
+COMMENT ON COLUMN "messages"."created_lt" IS 'Logical time the message was created at; null for external inbound messages.';
+COMMENT ON COLUMN "messages"."created_at" IS 'Time the message was created at; null for external inbound messages.';
+COMMENT ON COLUMN "messages"."opcode" IS 'First 32 bits of the body as an unsigned integer (0 … 4294967295), e.g. 260734629 for 0x0f8a7ea5 (printf(''0x%08x'', opcode) prints the hex form); null when the body is shorter.';
+COMMENT ON COLUMN "messages"."decoded_opcode" IS 'Name the indexer gives the opcode, e.g. jetton_transfer, text_comment.';
+COMMENT ON COLUMN "messages"."bounce" IS 'Bounceable message.';
+COMMENT ON COLUMN "messages"."bounced" IS 'The message is a bounce of an earlier one.';
+COMMENT ON COLUMN "messages"."ihr_disabled" IS 'Instant hypercube routing disabled.';
+COMMENT ON COLUMN "messages"."body_hash" IS 'Hash of the body cell.';
+COMMENT ON COLUMN "messages"."body" IS 'Body as a base64 BoC, as the API sends it: decode any opcode later without refetching.';
+COMMENT ON COLUMN "messages"."comment" IS 'Text comment: the body decoded when it is opcode 0 followed by text; null otherwise (also for encrypted comments).';
+COMMENT ON COLUMN "messages"."init_state_hash" IS 'Hash of the StateInit the message carries (deploys); its BoC is not stored.';
+COMMENT ON COLUMN "messages"."msg_hash_norm" IS 'Normalised hash of an external inbound message (stable across re-signing wallets).';
+
+CREATE TABLE IF NOT EXISTS "actions" (
+  "action_id" VARCHAR NOT NULL,
+  "trace_id" VARCHAR NOT NULL,
+  "type" VARCHAR NOT NULL,
+  "success" BOOLEAN,
+  "start_lt" UBIGINT NOT NULL,
+  "end_lt" UBIGINT NOT NULL,
+  "start_utime" TIMESTAMPTZ NOT NULL,
+  "end_utime" TIMESTAMPTZ NOT NULL,
+  "trace_end_lt" UBIGINT NOT NULL,
+  "trace_end_utime" TIMESTAMPTZ NOT NULL,
+  "trace_mc_seqno_end" INTEGER NOT NULL,
+  "trace_external_hash" VARCHAR,
+  "trace_external_hash_norm" VARCHAR,
+  "tx_hashes" VARCHAR[] NOT NULL,
+  "source" VARCHAR,
+  "destination" VARCHAR,
+  "asset" VARCHAR,
+  "amount" DECIMAL(38,0),
+  "comment" VARCHAR,
+  "details" JSON,
+  "finality" VARCHAR,
+  PRIMARY KEY ("action_id")
+);
+COMMENT ON TABLE "actions" IS 'One row per action the indexer classified in a completed trace (a transfer, a swap, a deposit…). A trace is replaced as a whole whenever it is read again, so re-classified traces leave no stale actions.';
+COMMENT ON COLUMN "actions"."action_id" IS 'Action id: sha256 of the root message hash and the type (changes when the type does).';
+COMMENT ON COLUMN "actions"."trace_id" IS 'Trace the action was found in; the unit of replacement.';
+COMMENT ON COLUMN "actions"."type" IS 'Action type, e.g. ton_transfer, jetton_transfer, jetton_swap; new types load as they come.';
+COMMENT ON COLUMN "actions"."success" IS 'Whether the action succeeded.';
+COMMENT ON COLUMN "actions"."start_lt" IS 'Logical time of its first transaction.';
+COMMENT ON COLUMN "actions"."end_lt" IS 'Logical time of its last transaction.';
+COMMENT ON COLUMN "actions"."start_utime" IS 'Time of its first transaction.';
+COMMENT ON COLUMN "actions"."end_utime" IS 'Time of its last transaction.';
+COMMENT ON COLUMN "actions"."trace_end_lt" IS 'Logical time at which the whole trace completed: the position the stream pages by.';
+COMMENT ON COLUMN "actions"."trace_end_utime" IS 'Time at which the whole trace completed.';
+COMMENT ON COLUMN "actions"."trace_mc_seqno_end" IS 'Masterchain block in which the trace completed.';
+COMMENT ON COLUMN "actions"."trace_external_hash" IS 'Hash of the external message that started the trace.';
+COMMENT ON COLUMN "actions"."trace_external_hash_norm" IS 'Normalised hash of that external message.';
+COMMENT ON COLUMN "actions"."tx_hashes" IS 'Hashes (base64) of the transactions making up the action.';
+COMMENT ON COLUMN "actions"."source" IS 'Initiating side, lifted from details: sender, owner, old owner or stake holder; null when the type has none.';
+COMMENT ON COLUMN "actions"."destination" IS 'Receiving side, lifted from details: destination, receiver, new owner, pool or the ticked account.';
+COMMENT ON COLUMN "actions"."asset" IS 'What moved: the jetton master of jetton actions, the NFT item of NFT actions; null for TON.';
+COMMENT ON COLUMN "actions"."amount" IS 'How much moved in base units (nanoton when asset is null, jetton units for a jetton); null for NFTs and other types.';
+COMMENT ON COLUMN "actions"."comment" IS 'Text comment of a transfer (null when encrypted or absent).';
+COMMENT ON COLUMN "actions"."details" IS 'The full type-specific details object as the API sent it.';
+COMMENT ON COLUMN "actions"."finality" IS 'pending, confirmed or finalized; unknown values kept as sent.';
+
+CREATE TABLE IF NOT EXISTS "action_accounts" (
+  "action_id" VARCHAR NOT NULL,
+  "account" VARCHAR NOT NULL,
+  "trace_id" VARCHAR NOT NULL,
+  "trace_end_lt" UBIGINT NOT NULL,
+  "trace_end_utime" TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY ("action_id", "account")
+);
+COMMENT ON TABLE "action_accounts" IS 'One row per account an action involves (wallets, jetton wallets, masters, pools…): the way to find the actions of an account.';
+COMMENT ON COLUMN "action_accounts"."action_id" IS 'The action (joins actions.action_id).';
+COMMENT ON COLUMN "action_accounts"."account" IS 'An account the action involves.';
+COMMENT ON COLUMN "action_accounts"."trace_id" IS 'Trace of the action; rows are replaced per trace like actions.';
+COMMENT ON COLUMN "action_accounts"."trace_end_lt" IS 'Logical time at which the trace completed.';
+COMMENT ON COLUMN "action_accounts"."trace_end_utime" IS 'Time at which the trace completed.';
+
+CREATE TABLE IF NOT EXISTS "jetton_transfers" (
+  "transaction_hash" VARCHAR NOT NULL,
+  "transaction_lt" UBIGINT NOT NULL,
+  "transaction_now" TIMESTAMPTZ NOT NULL,
+  "transaction_aborted" BOOLEAN,
+  "query_id" UBIGINT NOT NULL,
+  "jetton_master" VARCHAR,
+  "source" VARCHAR,
+  "destination" VARCHAR,
+  "source_wallet" VARCHAR,
+  "amount" DECIMAL(38,0) NOT NULL,
+  "response_destination" VARCHAR,
+  "forward_ton_amount" DECIMAL(38,0),
+  "forward_payload" VARCHAR,
+  "comment" VARCHAR,
+  "custom_payload" VARCHAR,
+  "trace_id" VARCHAR,
+  PRIMARY KEY ("transaction_hash")
+);
+COMMENT ON TABLE "jetton_transfers" IS 'One row per jetton transfer, keyed by the transaction of the sending jetton wallet. Amounts are raw jetton units (not scaled by decimals).';
+COMMENT ON COLUMN "jetton_transfers"."transaction_hash" IS 'Transaction of the sending jetton wallet that processed the transfer (the key).';
+COMMENT ON COLUMN "jetton_transfers"."transaction_lt" IS 'Logical time of that transaction.';
+COMMENT ON COLUMN "jetton_transfers"."transaction_now" IS 'Block time of that transaction.';
+COMMENT ON COLUMN "jetton_transfers"."transaction_aborted" IS 'Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).';
+COMMENT ON COLUMN "jetton_transfers"."query_id" IS 'Query id the sender chose (u64).';
+COMMENT ON COLUMN "jetton_transfers"."jetton_master" IS 'Jetton master (the token).';
+COMMENT ON COLUMN "jetton_transfers"."source" IS 'Owner of the sending jetton wallet.';
+COMMENT ON COLUMN "jetton_transfers"."destination" IS 'Owner the jettons were sent to.';
+COMMENT ON COLUMN "jetton_transfers"."source_wallet" IS 'Sending jetton wallet.';
+COMMENT ON COLUMN "jetton_transfers"."amount" IS 'Amount in raw jetton units (divide by 10^decimals of the jetton for display), exact.';
+COMMENT ON COLUMN "jetton_transfers"."response_destination" IS 'Where the excess TON goes.';
+COMMENT ON COLUMN "jetton_transfers"."forward_ton_amount" IS 'TON forwarded to the destination owner with the notification, nanoton.';
+COMMENT ON COLUMN "jetton_transfers"."forward_payload" IS 'Forward payload as a base64 BoC.';
+COMMENT ON COLUMN "jetton_transfers"."comment" IS 'Text comment of the forward payload (opcode 0 + text), decoded.';
+COMMENT ON COLUMN "jetton_transfers"."custom_payload" IS 'Custom payload as a base64 BoC.';
+COMMENT ON COLUMN "jetton_transfers"."trace_id" IS 'Trace of the transfer.';
+
+CREATE TABLE IF NOT EXISTS "validator_events" (
+  "tx_hash" VARCHAR NOT NULL,
+  "type" VARCHAR NOT NULL,
+  "stake_holder_address" VARCHAR NOT NULL,
+  "tx_lt" UBIGINT NOT NULL,
+  "utime" TIMESTAMPTZ NOT NULL,
+  "validator_pubkey" VARCHAR,
+  "adnl_addr" VARCHAR,
+  "election_id" BIGINT,
+  "query_id" UBIGINT,
+  "amount" DECIMAL(38,0) NOT NULL,
+  "reason" INTEGER,
+  PRIMARY KEY ("tx_hash", "type", "stake_holder_address")
+);
+COMMENT ON TABLE "validator_events" IS 'One row per stake event of the elector: a stake accepted or rejected, or a stake recovered.';
+COMMENT ON COLUMN "validator_events"."tx_hash" IS 'Elector transaction that produced the event.';
+COMMENT ON COLUMN "validator_events"."type" IS 'stake_accepted, stake_rejected or stake_recovered (other values kept as sent).';
+COMMENT ON COLUMN "validator_events"."stake_holder_address" IS 'Wallet or pool that staked or recovered.';
+COMMENT ON COLUMN "validator_events"."tx_lt" IS 'Logical time of the elector transaction.';
+COMMENT ON COLUMN "validator_events"."utime" IS 'Time of the elector transaction.';
+COMMENT ON COLUMN "validator_events"."validator_pubkey" IS 'Validator public key (hex), for stake events.';
+COMMENT ON COLUMN "validator_events"."adnl_addr" IS 'Validator ADNL address (hex), for stake events.';
+COMMENT ON COLUMN "validator_events"."election_id" IS 'Election id (the unix time the validation round starts).';
+COMMENT ON COLUMN "validator_events"."query_id" IS 'Query id of the elector message (u64).';
+COMMENT ON COLUMN "validator_events"."amount" IS 'Stake amount, nanoton.';
+COMMENT ON COLUMN "validator_events"."reason" IS 'Elector reason code of a rejected stake.';
+
+CREATE TABLE IF NOT EXISTS "addresses" (
+  "address" VARCHAR NOT NULL,
+  "user_friendly" VARCHAR,
+  "domain" VARCHAR,
+  "interfaces" VARCHAR[] NOT NULL,
+  PRIMARY KEY ("address")
+);
+COMMENT ON TABLE "addresses" IS 'One row per address seen in an address book of any response.';
+COMMENT ON COLUMN "addresses"."address" IS 'Raw form wc:HEX, upper case: the join key of every address column.';
+COMMENT ON COLUMN "addresses"."user_friendly" IS 'User-friendly form as the API prints it (bounceable or not per contract type).';
+COMMENT ON COLUMN "addresses"."domain" IS 'DNS name pointing at the address, if any.';
+COMMENT ON COLUMN "addresses"."interfaces" IS 'Contract interfaces the indexer recognised, e.g. wallet_v4r2, jetton_wallet.';
+
+CREATE TABLE IF NOT EXISTS "_etl_meta" (
+  "key" VARCHAR NOT NULL,
+  "value" VARCHAR NOT NULL,
+  PRIMARY KEY ("key")
+);
+COMMENT ON TABLE "_etl_meta" IS 'Facts about the warehouse itself, such as the schema version that wrote it.';
+COMMENT ON COLUMN "_etl_meta"."key" IS 'Fact name, e.g. schema_version.';
+COMMENT ON COLUMN "_etl_meta"."value" IS 'Fact value as text.';
+
+CREATE TABLE IF NOT EXISTS "_etl_checkpoints" (
+  "stream" VARCHAR NOT NULL,
+  "position" VARCHAR NOT NULL,
+  "updated_at" TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY ("stream")
+);
+COMMENT ON TABLE "_etl_checkpoints" IS 'Where each stream stopped: committed in the same unit as the rows it covers.';
+COMMENT ON COLUMN "_etl_checkpoints"."stream" IS 'Stream name.';
+COMMENT ON COLUMN "_etl_checkpoints"."position" IS 'Stream-defined position (usually JSON) of the last committed row.';
+COMMENT ON COLUMN "_etl_checkpoints"."updated_at" IS 'When the checkpoint was committed.';
+
+CREATE TABLE IF NOT EXISTS "_etl_runs" (
+  "run_id" VARCHAR NOT NULL,
+  "command" VARCHAR NOT NULL,
+  "started_at" TIMESTAMPTZ NOT NULL,
+  "ended_at" TIMESTAMPTZ,
+  "status" VARCHAR NOT NULL,
+  "rows" JSON NOT NULL,
+  "requests" JSON NOT NULL,
+  "retries" INTEGER NOT NULL,
+  "error" VARCHAR,
+  PRIMARY KEY ("run_id")
+);
+COMMENT ON TABLE "_etl_runs" IS 'One row per command run: when, how it ended, and what it did.';
+COMMENT ON COLUMN "_etl_runs"."run_id" IS 'Unique id of the run.';
+COMMENT ON COLUMN "_etl_runs"."command" IS 'Command line verb, e.g. sync or backfill.';
+COMMENT ON COLUMN "_etl_runs"."started_at" IS 'When the run started.';
+COMMENT ON COLUMN "_etl_runs"."ended_at" IS 'When the run ended; null while running.';
+COMMENT ON COLUMN "_etl_runs"."status" IS 'running, ok, failed or interrupted.';
+COMMENT ON COLUMN "_etl_runs"."rows" IS 'Rows committed per stream, {"stream": count}.';
+COMMENT ON COLUMN "_etl_runs"."requests" IS 'HTTP requests made per stream, {"stream": count}.';
+COMMENT ON COLUMN "_etl_runs"."retries" IS 'HTTP retries over the whole run.';
+COMMENT ON COLUMN "_etl_runs"."error" IS 'Error message (with causes) when the run failed.';
+
+CREATE TABLE IF NOT EXISTS "_etl_rejects" (
+  "stream" VARCHAR NOT NULL,
+  "reject_id" VARCHAR NOT NULL,
+  "endpoint" VARCHAR NOT NULL,
+  "params" JSON NOT NULL,
+  "raw" VARCHAR NOT NULL,
+  "reason" VARCHAR NOT NULL,
+  "seen_at" TIMESTAMPTZ NOT NULL,
+  PRIMARY KEY ("stream", "reject_id")
+);
+COMMENT ON TABLE "_etl_rejects" IS 'Dead letters: API items that could not be turned into rows, kept with the reason.';
+COMMENT ON COLUMN "_etl_rejects"."stream" IS 'Stream that rejected the item.';
+COMMENT ON COLUMN "_etl_rejects"."reject_id" IS 'sha256 (hex) of endpoint, params and raw: replays do not duplicate rejects.';
+COMMENT ON COLUMN "_etl_rejects"."endpoint" IS 'API path that returned the item, e.g. /api/v3/transactions.';
+COMMENT ON COLUMN "_etl_rejects"."params" IS 'Query parameters of the request.';
+COMMENT ON COLUMN "_etl_rejects"."raw" IS 'The item as received (JSON text).';
+COMMENT ON COLUMN "_etl_rejects"."reason" IS 'Why it was rejected (validation message).';
+COMMENT ON COLUMN "_etl_rejects"."seen_at" IS 'When it was last rejected.';
+
+CREATE OR REPLACE VIEW "jetton_transfers_readable" AS
+SELECT
+  t.transaction_hash,
+  t.transaction_now,
+  t.transaction_lt,
+  t.jetton_master,
+  m.user_friendly AS jetton_master_friendly,
+  t.source,
+  s.user_friendly AS source_friendly,
+  t.destination,
+  d.user_friendly AS destination_friendly,
+  t.amount,
+  t.forward_ton_amount,
+  t.comment,
+  t.query_id,
+  t.trace_id
+FROM "jetton_transfers" AS t
+LEFT JOIN "addresses" AS m ON m.address = t.jetton_master
+LEFT JOIN "addresses" AS s ON s.address = t.source
+LEFT JOIN "addresses" AS d ON d.address = t.destination;
+COMMENT ON VIEW "jetton_transfers_readable" IS 'Jetton transfers with the user-friendly forms of the jetton master, source and destination (from addresses); amounts in raw jetton units.';
+
+CREATE OR REPLACE VIEW "daily_transactions" AS
+SELECT
+  DATE '1970-01-01' + CAST(now_unix // 86400 AS INTEGER) AS day,
+  count(*) AS transactions,
+  count(*) FILTER (WHERE aborted) AS aborted,
+  count(DISTINCT account) AS accounts,
+  sum(total_fees) AS total_fees
+FROM "transactions"
+GROUP BY day;
+COMMENT ON VIEW "daily_transactions" IS 'Per UTC day: transactions, aborted transactions, distinct accounts and total fees (nanoton).';
+
+CREATE OR REPLACE VIEW "account_actions" AS
+SELECT aa.account, a.*
+FROM "action_accounts" AS aa
+JOIN "actions" AS a ON a.action_id = aa.action_id;
+COMMENT ON VIEW "account_actions" IS 'Every action once per account it involves: filter by account to get the history of a wallet or contract.';

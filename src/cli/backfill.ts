@@ -1,0 +1,38 @@
+import type { CommandModule } from 'yargs';
+import { createLogger } from '../core/logger.js';
+import { planBackfill } from '../core/plan.js';
+import { openSession } from './session.js';
+import { executeRun } from './execute-run.js';
+import { interruptSignal } from './signals.js';
+import { parseChainPoint } from './chain-point.js';
+import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
+
+interface BackfillArgs extends PipelineArgs {
+  from: string;
+  to?: string;
+}
+
+export const backfillCommand: CommandModule<object, BackfillArgs> = {
+  command: 'backfill <pipeline>',
+  describe: 'fill a range of history; resumable: run the same command again after an interruption',
+  builder: (y) =>
+    pipelineOptions(y).options({
+      from: { type: 'string', demandOption: true, describe: 'start: ISO date (2024-01-01), lt:<N> or mc:<seqno>' },
+      to: { type: 'string', describe: 'end, exclusive, same forms as --from (default: the settled tip)' },
+    }) as never,
+  handler: async (args) => {
+    const from = parseChainPoint('--from', args.from);
+    const to = args.to === undefined ? undefined : parseChainPoint('--to', args.to);
+    const logger = createLogger(args['log-level']);
+    const interrupt = interruptSignal();
+    const session = await openSession(args.pipeline, overridesOf(args), logger);
+    try {
+      const label = `${args.from}..${args.to ?? 'tip'}`;
+      const summary = await executeRun(session, 'backfill', (ctx) => planBackfill(session.streams, { from, to, label }, ctx), interrupt.signal);
+      logger.info({ rows: summary.rows, requests: summary.requests }, 'backfill done');
+    } finally {
+      await session.close();
+      interrupt.dispose();
+    }
+  },
+};

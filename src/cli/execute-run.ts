@@ -1,0 +1,60 @@
+/**
+ * One run of sync or backfill: freeze the settled tip, plan the jobs, run them, and record the run
+ * in `_etl_runs` (started, then ok / failed / interrupted with rows and requests per stream).
+ */
+import { randomUUID } from 'node:crypto';
+import { runJobs, type StreamJob } from '../core/runner.js';
+import type { PlanContext } from '../core/plan.js';
+import type { Session } from './session.js';
+import { ProgressReporter } from './progress.js';
+
+export interface RunSummary {
+  readonly rows: Record<string, number>;
+  readonly requests: number;
+  readonly tipSeqno: number;
+}
+
+export async function executeRun(
+  session: Session,
+  command: string,
+  plan: (ctx: PlanContext) => Promise<StreamJob[]>,
+  signal: AbortSignal,
+): Promise<RunSummary> {
+  const runId = randomUUID();
+  const startedAt = Math.floor(Date.now() / 1000);
+  const rows: Record<string, number> = {};
+  const requests: Record<string, number> = {};
+  const record = (status: string, error: string | null): Promise<void> =>
+    session.sink.recordRun({
+      run_id: runId,
+      command,
+      started_at: startedAt,
+      ended_at: status === 'running' ? null : Math.floor(Date.now() / 1000),
+      status,
+      rows: JSON.stringify(rows),
+      requests: JSON.stringify({ ...requests, total: session.http.stats.requests }),
+      retries: session.http.stats.retries,
+      error,
+    });
+  await record('running', null);
+  const progress = new ProgressReporter(session.logger, process.stderr.isTTY ? process.stderr : undefined);
+  try {
+    const tip = await session.landmarks.settledTip(session.pipeline.lag.mcBlocks, signal);
+    const jobs = await plan({ landmarks: session.landmarks, tip, readCheckpoint: (key) => session.sink.readCheckpoint(key), signal });
+    const results = await runJobs(
+      { api: session.v3, sink: session.sink, logger: session.logger, concurrency: session.pipeline.rate.concurrency, signal, onProgress: progress.update },
+      jobs,
+    );
+    for (const job of jobs) {
+      const result = results.get(job.checkpointKey)!;
+      rows[job.stream.name] = result.rows;
+      requests[job.stream.name] = result.pages;
+    }
+    progress.finish();
+    await record('ok', null);
+    return { rows, requests: session.http.stats.requests, tipSeqno: tip.seqno };
+  } catch (error) {
+    await record(signal.aborted ? 'interrupted' : 'failed', error instanceof Error ? error.message : String(error)).catch(() => undefined);
+    throw error;
+  }
+}

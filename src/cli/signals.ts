@@ -1,0 +1,24 @@
+import { InterruptedError } from '../core/errors.js';
+
+/**
+ * SIGINT/SIGTERM abort the run: no new page starts, the commit in progress finishes or rolls back
+ * as a unit. A second signal exits at once (the open transaction is then rolled back by DuckDB).
+ */
+export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (name: 'SIGINT' | 'SIGTERM') => (): void => {
+    if (controller.signal.aborted) process.exit(new InterruptedError(name).exitCode);
+    controller.abort(new InterruptedError(name));
+  };
+  const onInt = onSignal('SIGINT');
+  const onTerm = onSignal('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    },
+  };
+}

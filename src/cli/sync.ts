@@ -1,0 +1,40 @@
+import type { CommandModule } from 'yargs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '../core/logger.js';
+import { planSync } from '../core/plan.js';
+import { openSession } from './session.js';
+import { executeRun } from './execute-run.js';
+import { interruptSignal } from './signals.js';
+import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
+
+interface SyncArgs extends PipelineArgs {
+  follow: boolean;
+  interval: number;
+}
+
+export const syncCommand: CommandModule<object, SyncArgs> = {
+  command: 'sync <pipeline>',
+  describe: 'extend the warehouse from each stream\'s checkpoint to the settled tip, then exit (--follow: keep going)',
+  builder: (y) =>
+    pipelineOptions(y).options({
+      follow: { type: 'boolean', default: false, describe: 'after reaching the tip, wait and sync again until SIGINT/SIGTERM' },
+      interval: { type: 'number', default: 5, describe: 'seconds between syncs with --follow' },
+    }) as never,
+  handler: async (args) => {
+    const logger = createLogger(args['log-level']);
+    const interrupt = interruptSignal();
+    const session = await openSession(args.pipeline, overridesOf(args), logger);
+    try {
+      for (;;) {
+        const summary = await executeRun(session, 'sync', (ctx) => planSync(session.pipeline, session.streams, ctx), interrupt.signal);
+        logger.info({ rows: summary.rows, requests: summary.requests, tipSeqno: summary.tipSeqno }, 'sync done');
+        if (!args.follow) break;
+        await sleep(args.interval * 1000, undefined, { signal: interrupt.signal }).catch(() => undefined);
+        interrupt.signal.throwIfAborted();
+      }
+    } finally {
+      await session.close();
+      interrupt.dispose();
+    }
+  },
+};

@@ -1,0 +1,71 @@
+/**
+ * Points of the chain the extractor needs: the settled tip of a run and the lt/utime of a start
+ * point, read from masterchain blocks (`/masterchainInfo`, `/blocks`).
+ */
+import { z } from 'zod';
+import type { ApiClient } from '../api/http-client.js';
+import type { V3Api } from '../api/v3.js';
+import { looseObject, uint64String } from '../api/wire.js';
+import { ConfigError, FatalError } from '../core/errors.js';
+
+/** A masterchain block as a landmark: everything at or below `endLt` / `utime` is in or before it. */
+export interface Landmark {
+  readonly seqno: number;
+  readonly startLt: bigint;
+  readonly endLt: bigint;
+  readonly utime: number;
+}
+
+const MASTERCHAIN = { workchain: -1, shard: '8000000000000000' } as const;
+
+const blockSchema = looseObject({
+  seqno: z.number().int(),
+  start_lt: uint64String,
+  end_lt: uint64String,
+  gen_utime: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]),
+});
+const blocksSchema = looseObject({ blocks: z.array(blockSchema) });
+
+export class Landmarks {
+  constructor(
+    private readonly http: ApiClient,
+    private readonly v3: V3Api,
+  ) {}
+
+  /** The run's frozen upper bound: the indexed head minus `lag` masterchain blocks. */
+  async settledTip(lag: number, signal?: AbortSignal): Promise<Landmark> {
+    const info = await this.v3.masterchainInfo({ signal });
+    const seqno = info.last.seqno - lag;
+    if (lag === 0) return { seqno, startLt: info.last.start_lt, endLt: info.last.end_lt, utime: info.last.gen_utime };
+    return this.bySeqno(seqno, signal);
+  }
+
+  async bySeqno(seqno: number, signal?: AbortSignal): Promise<Landmark> {
+    const found = await this.first({ ...MASTERCHAIN, seqno }, signal);
+    if (found === undefined) throw new ConfigError(`masterchain block ${seqno} is not indexed by the service: pick a seqno between the first indexed block and the tip`);
+    return found;
+  }
+
+  /** The masterchain block `seqno`, or the first indexed one after it (the service may have pruned old blocks). */
+  async atOrAfterSeqno(seqno: number, signal?: AbortSignal): Promise<Landmark | undefined> {
+    return (await this.first({ ...MASTERCHAIN, seqno }, signal)) ?? (await this.first({ ...MASTERCHAIN, sort: 'asc' }, signal));
+  }
+
+  /** The first masterchain block generated at or after `utime`; undefined when it is beyond the tip. */
+  async atOrAfterUtime(utime: number, signal?: AbortSignal): Promise<Landmark | undefined> {
+    return this.first({ ...MASTERCHAIN, start_utime: utime, sort: 'asc' }, signal);
+  }
+
+  /** The first masterchain block starting at or after `lt`; undefined when it is beyond the tip. */
+  async atOrAfterLt(lt: bigint, signal?: AbortSignal): Promise<Landmark | undefined> {
+    return this.first({ ...MASTERCHAIN, start_lt: lt, sort: 'asc' }, signal);
+  }
+
+  private async first(params: Record<string, string | number | bigint>, signal?: AbortSignal): Promise<Landmark | undefined> {
+    const body = await this.http.get('/api/v3/blocks', { ...params, limit: 1 }, { signal });
+    const parsed = blocksSchema.safeParse(body);
+    if (!parsed.success) throw new FatalError(`GET /api/v3/blocks: unexpected response: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    const block = parsed.data.blocks[0];
+    return block === undefined ? undefined : { seqno: block.seqno, startLt: block.start_lt, endLt: block.end_lt, utime: block.gen_utime };
+  }
+}

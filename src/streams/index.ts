@@ -1,0 +1,32 @@
+/**
+ * The stream registry: one line per stream. Everything else (CLI, planner, schema files) reads
+ * streams from here.
+ */
+import { ConfigError } from '../core/errors.js';
+import type { StreamDefinition } from '../core/stream.js';
+import type { AnyTable } from '../core/table.js';
+import { actionsStream } from './actions.js';
+import { addressesTable } from './addresses.js';
+import { jettonTransfersStream } from './jetton-transfers.js';
+import { transactionsStream } from './transactions.js';
+import { validatorEventsStream } from './validator-events.js';
+
+/** Every stream, in the order help and docs list them. */
+export const streams: readonly StreamDefinition[] = [
+  transactionsStream,
+  actionsStream,
+  jettonTransfersStream,
+  validatorEventsStream,
+];
+
+/** The stream called `name`; fails with the list of names for any other. */
+export function streamByName(name: string): StreamDefinition {
+  const stream = streams.find((candidate) => candidate.name === name);
+  if (stream === undefined) {
+    throw new ConfigError(`Unknown stream ${JSON.stringify(name)}: expected one of ${streams.map((s) => s.name).join(', ')}`);
+  }
+  return stream;
+}
+
+/** Every data table of every stream, then the `addresses` dimension; each once. */
+export const dataTables: readonly AnyTable[] = [...new Set([...streams.flatMap((stream) => stream.tables), addressesTable])];
