@@ -10,6 +10,7 @@ import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-opti
 interface BackfillArgs extends PipelineArgs {
   from: string;
   to?: string;
+  strict: boolean;
 }
 
 export const backfillCommand: CommandModule<object, BackfillArgs> = {
@@ -19,6 +20,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     pipelineOptions(y).options({
       from: { type: 'string', demandOption: true, describe: 'start: ISO date (2024-01-01), lt:<N> or mc:<seqno>' },
       to: { type: 'string', describe: 'end, exclusive, same forms as --from (default: the settled tip)' },
+      strict: { type: 'boolean', default: false, describe: 'fail on the first item that fails validation instead of keeping it in _etl_rejects' },
     }) as never,
   handler: async (args) => {
     const from = parseChainPoint('--from', args.from);
@@ -28,7 +30,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     const session = await openSession(args.pipeline, overridesOf(args), logger);
     try {
       const label = `${args.from}..${args.to ?? 'tip'}`;
-      const summary = await executeRun(session, 'backfill', (ctx) => planBackfill(session.streams, { from, to, label }, ctx), interrupt.signal);
+      const summary = await executeRun(session, 'backfill', (ctx) => planBackfill(session.streams, { from, to, label }, ctx), interrupt.signal, args.strict);
       logger.info({ rows: summary.rows, requests: summary.requests }, 'backfill done');
     } finally {
       await session.close();

@@ -19,6 +19,7 @@ export async function executeRun(
   command: string,
   plan: (ctx: PlanContext) => Promise<StreamJob[]>,
   signal: AbortSignal,
+  strict = false,
 ): Promise<RunSummary> {
   const runId = randomUUID();
   const startedAt = Math.floor(Date.now() / 1000);
@@ -42,7 +43,7 @@ export async function executeRun(
     const tip = await session.landmarks.settledTip(session.pipeline.lag.mcBlocks, signal);
     const jobs = await plan({ landmarks: session.landmarks, tip, readCheckpoint: (key) => session.sink.readCheckpoint(key), signal });
     const results = await runJobs(
-      { api: session.v3, sink: session.sink, logger: session.logger, concurrency: session.pipeline.rate.concurrency, signal, onProgress: progress.update },
+      { api: session.v3, sink: session.sink, logger: session.logger, concurrency: session.pipeline.rate.concurrency, signal, strict, onProgress: progress.update },
       jobs,
     );
     for (const job of jobs) {

@@ -10,6 +10,7 @@ import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-opti
 interface SyncArgs extends PipelineArgs {
   follow: boolean;
   interval: number;
+  strict: boolean;
 }
 
 export const syncCommand: CommandModule<object, SyncArgs> = {
@@ -19,6 +20,7 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
     pipelineOptions(y).options({
       follow: { type: 'boolean', default: false, describe: 'after reaching the tip, wait and sync again until SIGINT/SIGTERM' },
       interval: { type: 'number', default: 5, describe: 'seconds between syncs with --follow' },
+      strict: { type: 'boolean', default: false, describe: 'fail on the first item that fails validation instead of keeping it in _etl_rejects' },
     }) as never,
   handler: async (args) => {
     const logger = createLogger(args['log-level']);
@@ -26,7 +28,7 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
     const session = await openSession(args.pipeline, overridesOf(args), logger);
     try {
       for (;;) {
-        const summary = await executeRun(session, 'sync', (ctx) => planSync(session.pipeline, session.streams, ctx), interrupt.signal);
+        const summary = await executeRun(session, 'sync', (ctx) => planSync(session.pipeline, session.streams, ctx), interrupt.signal, args.strict);
         logger.info({ rows: summary.rows, requests: summary.requests, tipSeqno: summary.tipSeqno }, 'sync done');
         if (!args.follow) break;
         await sleep(args.interval * 1000, undefined, { signal: interrupt.signal }).catch(() => undefined);

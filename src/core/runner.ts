@@ -13,6 +13,7 @@ import { splitWindows } from '../extract/windows.js';
 import { CheckpointTracker } from '../extract/checkpoint-tracker.js';
 import { addressesTable, addressRows } from '../streams/addresses.js';
 import { encodeCheckpoint } from './checkpoint.js';
+import { FatalError } from './errors.js';
 
 export interface StreamJob {
   readonly stream: StreamDefinition;
@@ -44,6 +45,8 @@ export interface RunnerOptions {
   readonly concurrency: number;
   /** Items per request. @default 1000 */
   readonly pageLimit?: number;
+  /** Fail the run on the first item that fails validation instead of storing it in `_etl_rejects`. @default false */
+  readonly strict?: boolean;
   /** Stops starting pages; a page being committed still commits. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: JobProgress) => void;
@@ -93,6 +96,7 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
           for await (const page of pages) {
             signal.throwIfAborted();
             const batch = toBatch(job, page);
+            if (options.strict && batch.rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, batch.rejects);
             await serialize(async () => {
               const checkpoint = tracker.advance(index, page.through);
               await options.sink.commit({ stream: job.checkpointKey, rows: batch.rows, checkpoint: encodeCheckpoint(checkpoint), rejects: batch.rejects });
@@ -116,6 +120,13 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failure !== undefined) throw failed.signal.reason ?? failure.reason;
   return results;
+}
+
+/** With --strict, an item that fails validation ends the run. */
+export class RejectedItemError extends FatalError {
+  constructor(endpoint: string, rejects: readonly RejectInput[]) {
+    super(`${rejects.length} item(s) from ${endpoint} failed validation (first: ${rejects[0]!.reason}); run without --strict to keep them in _etl_rejects and load the rest`);
+  }
 }
 
 function toBatch(job: StreamJob, page: Page<unknown>): { rows: Map<string, Row[]>; rejects: RejectInput[]; count: number } {

@@ -2,7 +2,9 @@
  * Pages one window [from, to] of a stream by position (D4): ask for `limit` items from the cursor;
  * when a page is full, keep only the items before the page's last position and restart AT that
  * position (inclusive), because items sharing a position may come back in any order (jetton
- * transfers, lt ties across accounts). A position holding more items than a page is read by offset.
+ * transfers, lt ties across accounts). A position holding more items than a page is read by offset,
+ * which is exact only where the service orders items within a position (transactions by account,
+ * actions by trace_id); jetton transfers have no such order, but no lt holds 1000 of them.
  */
 import type { V3Api } from '../api/v3.js';
 import { parseItems } from '../api/wire.js';

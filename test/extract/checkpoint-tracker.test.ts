@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { CheckpointTracker } from '../../src/extract/checkpoint-tracker.js';
+import { splitWindows } from '../../src/extract/windows.js';
+
+describe('splitWindows', () => {
+  it('covers [from, to] exactly with consecutive windows', () => {
+    const windows = splitWindows(100n, 1099n, 4, 10n);
+    expect(windows).toEqual([
+      { from: 100n, to: 349n },
+      { from: 350n, to: 599n },
+      { from: 600n, to: 849n },
+      { from: 850n, to: 1099n },
+    ]);
+  });
+
+  it('keeps windows at least minWidth wide and is empty for an empty range', () => {
+    expect(splitWindows(0n, 99n, 10, 60n)).toEqual([
+      { from: 0n, to: 59n },
+      { from: 60n, to: 99n },
+    ]);
+    expect(splitWindows(5n, 4n, 3, 1n)).toEqual([]);
+  });
+});
+
+describe('CheckpointTracker', () => {
+  const windows = [
+    { from: 1n, to: 10n },
+    { from: 11n, to: 20n },
+    { from: 21n, to: 30n },
+  ];
+
+  it('never passes a window still in flight', () => {
+    const tracker = new CheckpointTracker(windows, 0n);
+    expect(tracker.advance(1, 20n)).toBe(0n);
+    expect(tracker.advance(2, 25n)).toBe(0n);
+    expect(tracker.advance(0, 7n)).toBe(7n);
+    expect(tracker.advance(0, 10n)).toBe(25n);
+    expect(tracker.advance(2, 30n)).toBe(30n);
+  });
+
+  it('never goes below the checkpoint it started from (re-scanned overlaps)', () => {
+    const tracker = new CheckpointTracker(windows, 15n);
+    expect(tracker.position()).toBe(15n);
+    expect(tracker.advance(0, 10n)).toBe(15n);
+    expect(tracker.advance(1, 20n)).toBe(20n);
+  });
+});
