@@ -29,6 +29,7 @@ interface ServeArgs extends ChainArgs {
   latency: number;
   faults?: string;
   grow: number;
+  'replica-lag': number;
 }
 
 const serve: CommandModule<object, ServeArgs> = {
@@ -44,6 +45,7 @@ const serve: CommandModule<object, ServeArgs> = {
       latency: { type: 'number', default: 0, describe: 'fixed latency of every answer, ms' },
       faults: { type: 'string', describe: 'JSON fault profile (see README)' },
       grow: { type: 'number', default: 0, describe: 'append a masterchain block every N ms (0 = static chain)' },
+      'replica-lag': { type: 'number', default: 0, describe: 'every other v3 request is answered by a replica N masterchain blocks behind' },
     }) as never,
   handler: async (args) => {
     const devnet = await startDevnet({
@@ -59,6 +61,7 @@ const serve: CommandModule<object, ServeArgs> = {
       latencyMs: args.latency,
       faults: args.faults === undefined ? undefined : await loadFaultProfile(args.faults),
       growMs: args.grow,
+      replicaLag: args['replica-lag'],
     });
     const chain = devnet.generator.chain;
     process.stdout.write(

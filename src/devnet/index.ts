@@ -10,6 +10,8 @@ import type { FaultProfile } from './http/faults.js';
 import { devnetRoutes } from './api/routes.js';
 import { truthRows, type TruthDataset } from './truth.js';
 import type { DevnetApi } from './api/context.js';
+import type { Handler, RouteTable } from './http/types.js';
+import { reclassifyTraces } from './chain/reclassify.js';
 
 export interface DevnetOptions {
   /** Seed of the chain and of every random choice the devnet makes. @default 7 */
@@ -35,6 +37,8 @@ export interface DevnetOptions {
   readonly faults?: FaultProfile;
   /** Append a masterchain block every this many ms; 0 = static chain. @default 0 */
   readonly growMs?: number;
+  /** Every other v3 request is answered by a replica this many masterchain blocks behind (the head moves backwards between requests). @default 0 */
+  readonly replicaLag?: number;
   readonly onRequest?: (info: RequestInfo) => void;
 }
 
@@ -47,6 +51,11 @@ export interface Devnet {
   grow(blocks?: number): void;
   /** The objects the API would return for a dataset, whole visible chain, canonical order. */
   truth(dataset: TruthDataset): Record<string, unknown>[];
+  /** Re-labels the newest `count` visible ton_transfer traces as `newType` (their action_ids change); returns the trace ids. */
+  reclassify(count: number, newType?: string): string[];
+  /** The indexer stops advancing while the chain grows, until `resumeIndexer`. */
+  stallIndexer(): void;
+  resumeIndexer(): void;
   close(): Promise<void>;
 }
 
@@ -66,7 +75,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const api = buildDevnetApi(opts);
   const faultRng = new Rng((opts.seed ?? DEVNET_DEFAULTS.seed) ^ 0xfa017);
   const server = await createDevnetServer({
-    routes: devnetRoutes(api),
+    routes: withReplicas(devnetRoutes(api), api.view, opts.replicaLag ?? 0),
     network: opts.network ?? 'mainnet',
     keys: opts.keys ?? new Map(),
     freeRps: opts.freeRps ?? 1,
@@ -89,11 +98,32 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     view: api.view,
     grow,
     truth: (dataset) => truthRows(api, dataset),
+    reclassify: (count, newType) => reclassifyTraces(api.view.chain, count, api.view.indexedSeqno - api.view.options.classifyDelay, newType),
+    stallIndexer: () => api.view.stallIndexer(),
+    resumeIndexer: () => api.view.resumeIndexer(),
     close: async () => {
       if (timer !== undefined) clearInterval(timer);
       await server.close();
     },
   };
+}
+
+/** Alternates v3 requests between the primary and a replica `lag` blocks behind it. */
+function withReplicas(routes: RouteTable, view: ChainView, lag: number): RouteTable {
+  if (lag === 0) return routes;
+  let requests = 0;
+  const v3: Record<string, Handler> = {};
+  for (const [endpoint, handler] of Object.entries(routes.v3)) {
+    v3[endpoint] = (req) => {
+      view.replicaLag = requests++ % 2 === 1 ? lag : 0;
+      try {
+        return handler(req);
+      } finally {
+        view.replicaLag = 0;
+      }
+    };
+  }
+  return { v2: routes.v2, v3 };
 }
 
 export type { TruthDataset };

@@ -14,17 +14,31 @@ export interface ViewOptions {
 }
 
 export class ChainView {
+  /** Extra lag of the replica answering the current request (a lagging replica behind a load balancer). */
+  replicaLag = 0;
+  private stalledAt: number | undefined;
+
   constructor(
     readonly chain: Chain,
     readonly options: ViewOptions,
   ) {}
+
+  /** The indexer stops where it is while the chain goes on (until `resumeIndexer`). */
+  stallIndexer(): void {
+    this.stalledAt = this.indexedStep;
+  }
+
+  resumeIndexer(): void {
+    this.stalledAt = undefined;
+  }
 
   get headStep(): number {
     return this.chain.steps - 1;
   }
 
   get indexedStep(): number {
-    return Math.max(0, this.headStep - this.options.indexerLag);
+    const live = Math.max(0, this.headStep - this.options.indexerLag - this.replicaLag);
+    return this.stalledAt === undefined ? live : Math.min(this.stalledAt, live);
   }
 
   get indexedSeqno(): number {
