@@ -212,7 +212,7 @@ export class Generator {
     bounced: boolean,
     body: Message['body'],
   ): Message {
-    return { hash: this.rng.hash(), source, destination, value, fwdFee, createdLt, createdAt, bounce, bounced, body, outTx: -1, inTx: -1 };
+    return { hash: this.rng.hash(), source, destination, value, fwdFee, createdLt, createdAt, bounce, bounced, body, outTx: -1, inTx: -1, serialized: undefined };
   }
 
   private blockFor(account: Account, step: number): Block {

@@ -62,6 +62,8 @@ export interface Message {
   /** Transaction that created it (out_msg_tx_hash) and the one that consumed it (in_msg_tx_hash). */
   outTx: number;
   inTx: number;
+  /** The body as a BoC (base64) and its cell hash, once rendered. */
+  serialized?: { readonly boc: string; readonly hash: string };
 }
 
 export type ComputeOutcome =
