@@ -225,6 +225,7 @@ export class ApiClient {
     if (status === 403) return new AuthError(this.#forbidden(status, serverError), fields);
     // 542 is the v2 gateway's deterministic TVM stack error, not an outage.
     if (status === 408 || (status >= 500 && status <= 599 && status !== 542)) return new ApiServerError(http, fields);
+    if (status === 404 && !isJson(text)) return new ApiRequestError(`GET ${endpoint}: ${http}: ${this.#notTheApi()}`, fields);
     return new ApiRequestError(`GET ${endpoint}: ${http}`, fields);
   }
 
@@ -257,11 +258,17 @@ export class ApiClient {
   #exhausted(endpoint: string, attempts: number, last: RetryableError): RetriesExhaustedError {
     const notTheApi =
       last instanceof InvalidBodyError && !last.truncated && (last.html || !/json/i.test(last.contentType));
+    const failed = `GET ${endpoint} failed after ${attempts} attempts: ${last.message}`;
     const message = notTheApi
-      ? `GET ${endpoint} answered ${attempts} times with ${last.message}: the base URL ${this.baseUrl} probably ` +
-        `does not point at the Chain Data API (expected a service root such as https://toncenter.com)`
-      : `GET ${endpoint} failed after ${attempts} attempts: ${last.message}`;
+      ? `GET ${endpoint} answered ${attempts} times with ${last.message}: ${this.#notTheApi()}`
+      : last instanceof ApiNetworkError
+        ? `${failed}: cannot reach ${this.baseUrl}; check the base URL and that the service is up`
+        : failed;
     return new RetriesExhaustedError(message, { endpoint, attempts, cause: last });
+  }
+
+  #notTheApi(): string {
+    return `the base URL ${this.baseUrl} probably does not point at the Chain Data API (expected a service root such as https://toncenter.com)`;
   }
 
 }
@@ -284,6 +291,15 @@ function serverErrorText(text: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 200);
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function describe(err: unknown): string {

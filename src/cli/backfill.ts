@@ -4,7 +4,7 @@ import { planBackfill } from '../core/plan.js';
 import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
 import { interruptSignal } from './signals.js';
-import { parseChainPoint } from './chain-point.js';
+import { checkRange, parseChainPoint } from './chain-point.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 interface BackfillArgs extends PipelineArgs {
@@ -25,6 +25,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
   handler: async (args) => {
     const from = parseChainPoint('--from', args.from);
     const to = args.to === undefined ? undefined : parseChainPoint('--to', args.to);
+    checkRange(from, to);
     const logger = createLogger(args['log-level']);
     const interrupt = interruptSignal();
     const session = await openSession(args.pipeline, overridesOf(args), logger);

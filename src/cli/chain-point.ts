@@ -1,5 +1,5 @@
 import { ConfigError } from '../core/errors.js';
-import type { ChainPoint } from '../core/plan.js';
+import { describePoint, type ChainPoint } from '../core/plan.js';
 
 /** Parses `2024-01-01` (or any ISO date-time), `lt:N` or `mc:N`. */
 export function parseChainPoint(flag: string, text: string, now = Date.now()): ChainPoint {
@@ -13,4 +13,20 @@ export function parseChainPoint(flag: string, text: string, now = Date.now()): C
   }
   if (ms > now) throw new ConfigError(`${flag} ${text} is in the future: the chain has no data there yet; pick a date up to today`);
   return { kind: 'utime', utime: Math.floor(ms / 1000) };
+}
+
+/**
+ * Refuses `--from` not before `--to` when both are on one scale (dates, lts or seqnos), before
+ * anything is opened; points on different scales are compared on the chain by the plan.
+ */
+export function checkRange(from: ChainPoint, to: ChainPoint | undefined): void {
+  if (to === undefined || !notBefore(from, to)) return;
+  throw new ConfigError(`--from ${describePoint(from)} is not before --to ${describePoint(to)}: swap them or widen the range`);
+}
+
+function notBefore(from: ChainPoint, to: ChainPoint): boolean {
+  if (from.kind === 'lt' && to.kind === 'lt') return from.lt >= to.lt;
+  if (from.kind === 'utime' && to.kind === 'utime') return from.utime >= to.utime;
+  if (from.kind === 'mc_seqno' && to.kind === 'mc_seqno') return from.mcSeqno >= to.mcSeqno;
+  return false;
 }

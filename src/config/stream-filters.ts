@@ -89,8 +89,12 @@ export function streamsField() {
         validator_events: entry('validator_events', filters.validator_events),
       },
       { noun: 'stream', listName: 'streams', expected: `a list of stream names or a map from name to filters (${STREAM_NAMES.join(', ')})` },
-    ).superRefine((streams, ctx) => {
-      if (Object.keys(streams).length === 0) ctx.addIssue({ code: 'custom', message: `expected ${atLeastOne}, got none` });
-    }),
+    ).superRefine(
+      (streams, ctx) => {
+        if (Object.keys(streams).length === 0) ctx.addIssue({ code: 'custom', message: `expected ${atLeastOne}, got none` });
+      },
+      // An unknown (misspelt) stream leaves the map empty; its own message, with the suggestion, is the one to show.
+      { when: (payload) => payload.issues.length === 0 },
+    ),
   );
 }

@@ -24,6 +24,11 @@ export async function openDuckDBFile(path: string, config: Readonly<Record<strin
         { cause: err },
       );
     }
-    throw new FatalError(`Cannot open DuckDB file ${path}: ${message}`, { cause: err });
+    const detail = message.replace(/\s*\n\s*/g, ' ').replace(/[.!\s]+$/, '');
+    throw new FatalError(
+      `Cannot open DuckDB file ${path}: ${detail}: point sink.path (or --out) at a DuckDB database chain-etl wrote, ` +
+        'or at a new file in an existing, writable folder',
+      { cause: err },
+    );
   }
 }

@@ -91,7 +91,15 @@ export class ParquetSink implements Sink {
       if (this.#tables.has(table.name)) throw new FatalError(`Table ${table.name} is opened twice`);
       this.#tables.set(table.name, table);
     }
-    await mkdir(this.#root, { recursive: true });
+    await mkdir(this.#root, { recursive: true }).catch((err: unknown) => {
+      // Node words it `ENOTDIR: not a directory, mkdir '<path>'`; the path is already named.
+      const reason = (err instanceof Error ? err.message : String(err)).split(', ')[0];
+      throw new FatalError(
+        `Cannot create the Parquet folder ${this.#root}: ${reason}: ` +
+          'point sink.path (or --out) at a folder chain-etl may create or write',
+        { cause: err },
+      );
+    });
     this.#instance = await openDuckDBFile(join(this.#root, LOCK_FILE), this.#options.config);
     try {
       this.#connection = await this.#instance.connect();
