@@ -83,10 +83,11 @@ export async function planBackfill(streams: readonly PlannedStream[], range: Bac
   for (const { stream, filters } of streams) {
     const start = await positionOf(range.from, stream.axis, ctx);
     const tip = tipPosition(ctx.tip, stream.axis);
-    const end = range.to === undefined ? tip : minBig(tip, (await positionOf(range.to, stream.axis, ctx)) - 1n);
-    if (range.to !== undefined && (await positionOf(range.to, stream.axis, ctx)) <= start) {
-      throw new ConfigError(`--from ${describePoint(range.from)} is not before --to ${describePoint(range.to)}: swap them or widen the range`);
+    const stop = range.to === undefined ? undefined : await positionOf(range.to, stream.axis, ctx);
+    if (stop !== undefined && stop <= start) {
+      throw new ConfigError(`--from ${describePoint(range.from)} is not before --to ${describePoint(range.to!)}: swap them or widen the range`);
     }
+    const end = stop === undefined ? tip : minBig(tip, stop - 1n);
     const key = `backfill:${stream.name}:${range.label}`;
     const stored = await ctx.readCheckpoint(key);
     const committed = stored === undefined ? start - 1n : decodeCheckpoint(stored);

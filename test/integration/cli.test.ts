@@ -1,0 +1,174 @@
+/**
+ * The CLI around a run: `status` (text and --json) reports the warehouse's real checkpoints, row
+ * counts and runs; a second writer is refused with exit 3 naming the holder; an unknown stream in a
+ * pipeline file exits 2 with the nearest name suggested.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE } from '../../src/load/parquet-layout.js';
+import { streams } from '../../src/streams/index.js';
+import { ensureBuilt } from '../support/build.js';
+import {
+  FIRST_MC,
+  describeResult,
+  expectedStreamRows,
+  makeWorkspace,
+  mcBlock,
+  messageLines,
+  positionAt,
+  readWarehouse,
+  runCli,
+  spawnCli,
+  startTestDevnet,
+  tipBlock,
+  tipPositionOf,
+  whileRunning,
+  type SinkKind,
+  type TestDevnet,
+  type Workspace,
+} from '../support/etl.js';
+
+const SEED = 31337;
+const BLOCKS = 300;
+
+/** Answers after 30 ms, so that a run at a low pipeline rps lasts several seconds. */
+let devnet: TestDevnet;
+let work: Workspace;
+
+beforeAll(async () => {
+  ensureBuilt();
+  devnet = await startTestDevnet({ seed: SEED, blocks: BLOCKS, latencyMs: 30 });
+  work = await makeWorkspace('cli');
+});
+
+afterAll(async () => {
+  await devnet?.close();
+  await work?.remove();
+});
+
+interface StatusJson {
+  pipeline: string;
+  sink: { kind: string; path: string };
+  tip: { seqno: number; end_lt: string; utime: number };
+  streams: { stream: string; axis: string; checkpoint: string | null; behind: string | null }[];
+  tables: Record<string, number>;
+  rejects: number;
+  runs: { command: string; status: string; started_at: string; ended_at: string | null; rows: unknown; error: string | null }[];
+}
+
+/** DuckDB with all four streams; Parquet (the same report read through the manifest's views) with two light ones. */
+const STATUS_CASES: [SinkKind, readonly string[]][] = [
+  ['duckdb', streams.map((s) => s.name)],
+  ['parquet', ['jetton_transfers', 'validator_events']],
+];
+
+describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
+  it('prints the checkpoints, the rows per table and the runs; --json gives the same numbers', async () => {
+    const sinkPath = work.sinkPath(kind, 'status');
+    const selected = streams.filter((s) => names.includes(s.name));
+    const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, streams: names, name: `status-${kind}.yaml` });
+    const synced = await runCli(['sync', pipeline], { cwd: work.dir });
+    expect(synced.code, describeResult(synced)).toBe(0);
+    const snapshot = await readWarehouse(kind, sinkPath);
+    const tip = tipBlock(devnet);
+    const first = mcBlock(devnet, FIRST_MC);
+    const counts: Record<string, number> = { addresses: snapshot.tables.get('addresses')!.length };
+    const runRows: Record<string, number> = {};
+    for (const stream of selected) {
+      const expected = expectedStreamRows(devnet, stream, { from: positionAt(first, stream), to: tipPositionOf(tip, stream) });
+      runRows[stream.name] = 0;
+      for (const [table, rows] of expected) {
+        expect(rows.length, table).toBeGreaterThan(0);
+        counts[table] = rows.length;
+        runRows[stream.name] = runRows[stream.name]! + rows.length;
+      }
+    }
+    expect(counts.addresses).toBeGreaterThan(0);
+    // The warehouse holds exactly these numbers of rows.
+    for (const [table, count] of Object.entries(counts)) expect(snapshot.tables.get(table)!.length, table).toBe(count);
+
+    const text = await runCli(['status', pipeline], { cwd: work.dir });
+    expect(text.code, describeResult(text)).toBe(0);
+    const lines = text.stdout.split('\n');
+    expect(lines[0]).toBe(`pipeline ${pipeline} → ${kind} ${sinkPath}`);
+    expect(lines).toContain(`settled tip: masterchain ${tip.seqno}, lt ${tip.endLt}`);
+    for (const stream of selected) {
+      const line = lines.find((l) => l.startsWith(`${stream.name} `) && l.trim().split(/\s+/).length === 4);
+      expect(line?.trim().split(/\s+/), stream.name).toEqual([stream.name, String(tipPositionOf(tip, stream)), '0', stream.axis === 'lt' ? 'lt' : 's']);
+    }
+    for (const [table, count] of Object.entries(counts)) {
+      const line = lines.find((l) => l.startsWith(`${table} `) && l.trim().split(/\s+/).length === 2);
+      expect(line?.trim().split(/\s+/), table).toEqual([table, String(count)]);
+    }
+    expect(lines.find((l) => l.startsWith('_etl_rejects'))?.trim().split(/\s+/)).toEqual(['_etl_rejects', '0']);
+    const runs = lines.slice(lines.indexOf('last runs') + 1).filter((l) => l.trim() !== '');
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatch(/^ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?\+00 {2}sync {5}ok {10}rows (\{.*\})$/);
+    expect(JSON.parse(/rows (\{.*\})$/.exec(runs[0]!)![1]!)).toEqual(runRows);
+
+    const json = await runCli(['status', pipeline, '--json'], { cwd: work.dir });
+    expect(json.code, describeResult(json)).toBe(0);
+    expect(json.stdout.trim().split('\n')).toHaveLength(1);
+    const report = JSON.parse(json.stdout) as StatusJson;
+    expect(report.sink).toEqual({ kind, path: sinkPath });
+    expect(report.tip).toEqual({ seqno: tip.seqno, end_lt: String(tip.endLt), utime: tip.utime });
+    expect(report.streams).toEqual(
+      selected.map((stream) => ({ stream: stream.name, axis: stream.axis, checkpoint: String(tipPositionOf(tip, stream)), behind: '0' })),
+    );
+    expect(report.tables).toEqual(counts);
+    expect(report.rejects).toBe(0);
+    expect(report.runs).toHaveLength(1);
+    expect(report.runs[0]).toMatchObject({ command: 'sync', status: 'ok', error: null });
+    const rows = report.runs[0]!.rows;
+    expect(typeof rows === 'string' ? JSON.parse(rows) : rows).toEqual(runRows);
+    // status only reads: the warehouse still holds one run and the same checkpoints.
+    const after = await readWarehouse(kind, sinkPath, { glob: false });
+    expect(after.runs).toHaveLength(1);
+    expect(after.checkpoints).toEqual(snapshot.checkpoints);
+  });
+});
+
+describe.each<SinkKind>(['duckdb', 'parquet'])('a second writer on a %s warehouse', (kind) => {
+  it('exits 3 with a message naming the process holding the lock; the first run finishes unharmed', async () => {
+    const sinkPath = work.sinkPath(kind, 'locked');
+    // Two light streams at 3 requests/s: 3 landmarks and 17 pages, so the first run holds the lock for about 6 s.
+    const light = ['jetton_transfers', 'validator_events'];
+    const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, rate: { rps: 3, concurrency: 4 }, streams: light, name: `locked-${kind}.yaml` });
+    const lockFile = kind === 'duckdb' ? sinkPath : join(sinkPath, LOCK_FILE);
+    const holder = spawnCli(['sync', pipeline], { cwd: work.dir });
+    // The warehouse is open (and locked) before the first request.
+    await whileRunning(holder, devnet, devnet.served() + 2);
+    const second = await runCli(['sync', pipeline], { cwd: work.dir });
+    expect(second.code, describeResult(second)).toBe(3);
+    const message = messageLines(second.stderr);
+    expect(message).toHaveLength(1);
+    expect(message[0]).toContain(`Warehouse ${lockFile} is locked by process ${holder.pid} (`);
+    expect(message[0]).toContain('only one writer may use it at a time');
+
+    const first = await holder.done;
+    expect(first.code, describeResult(first)).toBe(0);
+    // The pipeline's streams write only some tables: the others read as empty.
+    const snapshot = await readWarehouse(kind, sinkPath, { partial: true });
+    expect(snapshot.runs.map((run) => [run.command, run.status])).toEqual([['sync', 'ok']]);
+    const tip = tipBlock(devnet);
+    for (const stream of streams.filter((s) => light.includes(s.name))) {
+      expect(snapshot.checkpoints.get(stream.name), stream.name).toBe(tipPositionOf(tip, stream));
+    }
+    expect([...snapshot.checkpoints.keys()].sort()).toEqual([...light].sort());
+  });
+});
+
+describe('pipeline errors', () => {
+  it('sync with an unknown stream name exits 2, names the place in the file and suggests the nearest stream', async () => {
+    const sinkPath = work.sinkPath('duckdb', 'typo');
+    const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, streams: ['transactons', 'actions'], name: 'typo.yaml' });
+    const result = await runCli(['sync', pipeline], { cwd: work.dir });
+    expect(result.code, describeResult(result)).toBe(2);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `chain-etl: ${pipeline}:8:11: unknown stream "transactons": did you mean "transactions"? (streams: transactions, actions, jetton_transfers, validator_events)`,
+    ]);
+    expect(result.stdout).toBe('');
+    expect(existsSync(sinkPath)).toBe(false);
+  });
+});
