@@ -1,24 +1,195 @@
 /**
- * `npm run bench`: every benchmark in its own process, figures printed as one table and written to
- * bench/results/<date>.json. Not part of `npm test`.
+ * `npm run bench`: every benchmark runs the real CLI in its own process against a bench devnet in
+ * another (see bench/harness.ts); the figures of this one run are printed as ONE table and written
+ * to bench/results/<date>.json and .md. Not part of `npm test`.
+ *
+ *   npm run bench                       # everything, sized to finish in about 15 minutes on 2 cores
+ *   npm run bench -- --only ceiling,naive --scale 0.5
+ *   npm run bench -- --memory 250000,1000000      # the issue's sizes (about 15 more minutes)
+ *
+ * Benchmarks: ceiling (1), naive (2), local-cost (3), rows-per-request (4), memory (5), cron (6),
+ * devnet (start-up of the devnet the largest memory run needs).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { measureDevnetStartup } from './devnet-startup.js';
+import { cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { measureDevnetStartup, type DevnetStartupResult } from './devnet-startup.js';
+import { CEILING_CASES, measureCeiling, type CeilingResult } from './ceiling.js';
+import { measureNaive, type NaiveResult } from './naive-client.js';
+import { measureLocalCost, type LocalCostResult } from './local-cost.js';
+import { measureRowsPerRequest, type RowsPerRequestResult } from './rows-per-request.js';
+import { measureMemory, type MemorySuite } from './memory.js';
+import { measureCronNoop, type CronNoopResult } from './cron-noop.js';
+import { CORES, cleanupTemp, load, log, round } from './harness.js';
 
-const results: Record<string, unknown> = {};
-const devnet = await measureDevnetStartup(20_000);
-results.devnetStartup = devnet;
+const ALL = ['cron', 'rows', 'local', 'ceiling', 'naive', 'memory', 'devnet'] as const;
+type Bench = (typeof ALL)[number];
 
-const rows: [string, string][] = [
-  ['devnet blocks', String(devnet.blocks)],
-  ['devnet transactions', String(devnet.transactions)],
-  ['devnet start-up, s', devnet.startupSeconds.toFixed(1)],
-  ['devnet peak RSS, MiB', String(devnet.peakRssMiB)],
-  ['devnet page of 1000 transactions, ms', String(devnet.pageMs)],
-];
-const width = Math.max(...rows.map(([name]) => name.length));
-for (const [name, value] of rows) console.log(`${name.padEnd(width)}  ${value}`);
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    scale: { type: 'string', default: '1' },
+    memory: { type: 'string', default: '60000,250000' },
+    'local-transactions': { type: 'string', default: '50000' },
+    'naive-seconds': { type: 'string', default: '12' },
+    'devnet-blocks': { type: 'string', default: '40000' },
+  },
+});
+const only = new Set((values.only?.split(',') ?? ALL) as Bench[]);
+const scale = Number(values.scale);
+const sized = (n: number): number => Math.max(1000, Math.round(n * scale));
+
+interface Results {
+  machine: { cores: number; cpu: string; memoryGiB: number; node: string; loadAtStart: number };
+  startedAt: string;
+  totalSeconds?: number;
+  cronNoop?: CronNoopResult[];
+  rowsPerRequest?: RowsPerRequestResult;
+  localCost?: LocalCostResult;
+  ceiling?: CeilingResult[];
+  naive?: (NaiveResult & { readonly oursRowsPerSecond: number | undefined; readonly naiveVsOurs: number | undefined })[];
+  memory?: MemorySuite;
+  devnetStartup?: DevnetStartupResult;
+}
+
+const started = performance.now();
+const results: Results = {
+  machine: { cores: CORES, cpu: cpus()[0]?.model ?? 'unknown', memoryGiB: round(totalmem() / 2 ** 30, 1), node: process.version, loadAtStart: load() },
+  startedAt: new Date().toISOString(),
+};
+log(`chain-etl bench on ${CORES} cores (${results.machine.cpu}), load ${results.machine.loadAtStart} per core at start`);
+
+try {
+  if (only.has('cron')) results.cronNoop = await measureCronNoop();
+  if (only.has('rows')) results.rowsPerRequest = await measureRowsPerRequest(1000);
+  if (only.has('local')) results.localCost = await measureLocalCost(sized(Number(values['local-transactions'])), sized(20_000));
+  if (only.has('ceiling')) results.ceiling = await measureCeiling(CEILING_CASES.map((c) => ({ ...c, transactions: sized(c.transactions) })));
+  if (only.has('naive')) {
+    const naive = await measureNaive(CEILING_CASES, Number(values['naive-seconds']) * Math.min(1, scale));
+    results.naive = naive.map((n) => {
+      const ours = results.ceiling?.find((c) => c.rps === n.rps && c.latencyMs === n.latencyMs)?.rowsPerSecond;
+      return { ...n, oursRowsPerSecond: ours, naiveVsOurs: ours === undefined ? undefined : round(n.rowsPerSecond / ours, 2) };
+    });
+  }
+  if (only.has('memory')) results.memory = await measureMemory(values.memory.split(',').map((n) => sized(Number(n))));
+  if (only.has('devnet')) results.devnetStartup = await measureDevnetStartup(Number(values['devnet-blocks']));
+} finally {
+  cleanupTemp();
+}
+results.totalSeconds = round((performance.now() - started) / 1000);
+
+// ---------------------------------------------------------------------------------------------
+// One table
+
+type Row = [bench: string, scenario: string, measured: string, goal: string, met: string];
+const rows: Row[] = [];
+const yes = (ok: boolean): string => (ok ? 'yes' : 'NO');
+const n0 = (v: number): string => Math.round(v).toLocaleString('en-US');
+
+for (const c of results.ceiling ?? []) {
+  const limitedOk = c.rateLimitedAfterFirstSecond === 0;
+  const goal = c.rps <= 25 ? '≥ 0.95, no 429 after 1 s' : `≥ 0.95 × CPU ceiling`;
+  const ok = c.rps <= 25 ? c.ratio >= 0.95 && limitedOk : c.ratio >= 0.95 * Math.min(1, c.cpuCeilingRatio) && limitedOk;
+  rows.push([
+    '1 ceiling',
+    `rps ${c.rps}, ${c.latencyMs} ms`,
+    `${c.ratio.toFixed(2)} (${n0(c.rowsPerSecond)} tx/s); 429: ${c.rateLimited} (${c.rateLimitedAfterFirstSecond} after 1 s); ` +
+      `${c.requestsPer1000Rows.toFixed(2)} req/1000 tx; CPU ceiling ${n0(c.cpuCeilingRowsPerSecond)} tx/s = ${c.cpuCeilingRatio.toFixed(2)} ` +
+      `(achieved ${(c.rowsPerSecond / c.cpuCeilingRowsPerSecond).toFixed(2)} of it)`,
+    goal,
+    yes(ok),
+  ]);
+}
+for (const n of results.naive ?? []) {
+  rows.push([
+    '2 naive client',
+    `rps ${n.rps}, ${n.latencyMs} ms`,
+    `naive ${n0(n.rowsPerSecond)} tx/s vs ours ${n.oursRowsPerSecond === undefined ? '?' : n0(n.oursRowsPerSecond)}: ` +
+      `naive ÷ ours = ${n.naiveVsOurs?.toFixed(2) ?? '?'} (ours ÷ naive ${n.naiveVsOurs === undefined ? '?' : (1 / n.naiveVsOurs).toFixed(2)})`,
+    'ours faster',
+    n.naiveVsOurs === undefined ? '?' : yes(n.naiveVsOurs < 1),
+  ]);
+}
+const lc = results.localCost;
+if (lc !== undefined) {
+  rows.push([
+    '3 local cost',
+    `ETL → DuckDB, ${n0(lc.etlDuckdb.transactions)} tx`,
+    `${lc.etlDuckdb.per100k.toFixed(1)} CPU-s/100k tx = ${lc.duckdbVsLoader.toFixed(2)} × read_json (${lc.loaderDuckdb.per100k.toFixed(1)}); ` +
+      `JSON.parse floor ${lc.jsonParse.per100k.toFixed(1)}; devnet ${lc.devnetPer100k.toFixed(1)}`,
+    '≤ 1.0 × read_json',
+    yes(lc.duckdbVsLoader <= 1),
+  ]);
+  rows.push([
+    '3 local cost',
+    `ETL → Parquet, ${n0(lc.etlParquet.transactions)} tx`,
+    `${lc.etlParquet.per100k.toFixed(1)} CPU-s/100k tx = ${lc.parquetVsLoader.toFixed(2)} × read_json → Parquet (${lc.loaderParquet.per100k.toFixed(1)}); ` +
+      `${lc.etlParquet.files} files`,
+    '≤ 1.0 × read_json',
+    yes(lc.parquetVsLoader <= 1),
+  ]);
+}
+const rpr = results.rowsPerRequest;
+if (rpr !== undefined) {
+  const perStream = Object.entries(rpr.streams)
+    .map(([name, s]) => `${name} ${n0(s.rowsPerPage)}`)
+    .join(', ');
+  rows.push([
+    '4 rows/request',
+    `4 streams, ${n0(rpr.blocks)} blocks`,
+    `${n0(rpr.rowsPerRequest)} (${n0(rpr.rows)} rows / ${rpr.requests} requests); rows per page: ${perStream}`,
+    '—',
+    '—',
+  ]);
+}
+const mem = results.memory;
+if (mem !== undefined) {
+  const first = mem.runs[0];
+  for (const r of mem.runs) {
+    const growth = first === undefined || r === first ? '' : `; × ${(r.peakRssMiB / first.peakRssMiB).toFixed(2)} of ${n0(first.transactions)}`;
+    rows.push([
+      '5 memory',
+      `backfill ${n0(r.transactions)} tx`,
+      `peak RSS ${r.peakRssMiB} MiB (at ¼ ½ ¾ end: ${r.rssAtQuarters.join(' ')}; JS heap ≤ ${r.heapUsedMiB ?? '?'})${growth}`,
+      r === first ? '< 400 MiB' : '< 400 MiB, no growth',
+      yes(r.peakRssMiB < 400 && (first === undefined || r === first || r.peakRssMiB <= first.peakRssMiB * 1.1)),
+    ]);
+  }
+}
+for (const c of results.cronNoop ?? []) {
+  const byPath = Object.entries(c.requestsByPath)
+    .map(([path, k]) => `${path.replace('/api/v3/', '')} ${k}`)
+    .join(', ');
+  rows.push([
+    '6 cron no-op',
+    `4 streams, rps 10, ${c.latencyMs} ms`,
+    `${c.wallSeconds.toFixed(2)} s (start-up ${c.startupSeconds.toFixed(2)} s); ${c.requests} requests: ${byPath}`,
+    '< 1.5 s, ≤ 5 requests',
+    yes(c.wallSeconds < 1.5 && c.requests <= 5),
+  ]);
+}
+const dv = results.devnetStartup;
+if (dv !== undefined) {
+  rows.push(['devnet', `${n0(dv.blocks)} blocks`, `${n0(dv.transactions)} tx, serving after ${dv.startupSeconds.toFixed(1)} s, peak RSS ${n0(dv.peakRssMiB)} MiB, page ${dv.pageMs} ms`, '—', '—']);
+}
+
+const header: Row = ['benchmark', 'case', 'measured', 'goal', 'met'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const line = (r: Row): string => r.map((cell, i) => cell.padEnd(widths[i]!)).join(' │ ');
+console.log('');
+console.log(line(header));
+console.log(widths.map((w) => '─'.repeat(w)).join('─┼─'));
+for (const r of rows) console.log(line(r));
+console.log('');
+console.log(`${CORES} cores (${results.machine.cpu}), node ${process.version}; load per core at start ${results.machine.loadAtStart}; total ${results.totalSeconds} s`);
+
+const markdown = [
+  `| ${header.join(' | ')} |`,
+  `| ${header.map(() => '---').join(' | ')} |`,
+  ...rows.map((r) => `| ${r.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`),
+].join('\n');
 mkdirSync('bench/results', { recursive: true });
-const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
-writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
-console.log(`\nwritten to ${file}`);
+const stamp = results.startedAt.replace(/[:.]/g, '-');
+writeFileSync(`bench/results/${stamp}.json`, JSON.stringify(results, null, 2) + '\n');
+writeFileSync(`bench/results/${stamp}.md`, markdown + '\n');
+console.log(`written to bench/results/${stamp}.json and .md`);

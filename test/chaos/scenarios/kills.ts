@@ -1,0 +1,182 @@
+/**
+ * kill -9 at seeded moments of a backfill, each followed by a restart of the same command: after
+ * every kill the warehouse holds a consistent prefix (nothing beyond the truth, nothing missing
+ * below a checkpoint, no manifest entry without its file); the last restart finishes, and the
+ * warehouse equals the truth for the range. Parquet: after that last open the folder holds exactly
+ * the manifest's files and the raw glob (`read_parquet(…, hive_partitioning = true)`) has no orphan
+ * or duplicate row.
+ */
+import { existsSync } from 'node:fs';
+import { expect } from 'vitest';
+import type { StreamDefinition } from '../../../src/core/stream.js';
+import { parseItems } from '../../../src/api/wire.js';
+import type { Devnet, TruthDataset } from '../../../src/devnet/index.js';
+import { splitWindows } from '../../../src/extract/windows.js';
+import { streams } from '../../../src/streams/index.js';
+import {
+  FIRST_MC,
+  describeResult,
+  expectedWarehouse,
+  mcBlock,
+  positionAt,
+  readWarehouse,
+  seededRandom,
+  type Bounds,
+  type SinkKind,
+  type Workspace,
+} from '../../support/etl.js';
+import { chaosPipeline, describeMoment, drawMoment, runLogged, spawnAndSignal, type MomentKind } from '../support/cli.js';
+import { startChaosDevnet } from '../support/devnet.js';
+import { ExitLog, recordScenario } from '../support/table.js';
+import { CLEAN, faults, prefixProblems, tableRow, verifyWarehouse } from '../support/verify.js';
+
+export interface KillScenario {
+  readonly name: string;
+  readonly seed: number;
+  readonly blocks: number;
+  /** The backfill is `--from mc:FIRST_MC --to mc:FIRST_MC + rangeBlocks`. */
+  readonly rangeBlocks: number;
+  readonly kills: number;
+  /** Seed of the kill moments (per sink: `momentSeed + index of the sink`). */
+  readonly momentSeed: number;
+  readonly rate: { readonly rps: number; readonly concurrency: number };
+  readonly latencyMs: number;
+}
+
+/** The range's bounds on each axis: [start of block FIRST_MC, start of block `to` − 1]. */
+export function rangeBounds(devnet: Devnet, toMc: number): (stream: StreamDefinition) => Bounds {
+  const from = mcBlock(devnet, FIRST_MC);
+  const to = mcBlock(devnet, toMc);
+  return (stream) => ({ from: positionAt(from, stream), to: positionAt(to, stream) - 1n });
+}
+
+/** The runner's smallest window per axis (src/core/runner.ts). */
+const MIN_WINDOW = { lt: 20_000_000n, utime: 3_600n } as const;
+
+/** Positions of every truth item per stream, per devnet (the chain does not change during a kill scenario). */
+const positionsCache = new WeakMap<Devnet, Map<string, bigint[]>>();
+
+function positionsOf(devnet: Devnet, stream: StreamDefinition): bigint[] {
+  let cache = positionsCache.get(devnet);
+  if (cache === undefined) positionsCache.set(devnet, (cache = new Map()));
+  let positions = cache.get(stream.name);
+  if (positions === undefined) {
+    const { ok } = parseItems(stream.item, devnet.truth(DATASET[stream.name]!));
+    cache.set(stream.name, (positions = ok.map((item) => stream.position(item))));
+  }
+  return positions;
+}
+
+/**
+ * The fewest pages of data a backfill of `bounds` takes: the runner splits each stream's range into
+ * up to 4 × concurrency windows, and a window needs one page per 1000 items (more at page edges).
+ */
+export function fewestPages(devnet: Devnet, bounds: (stream: StreamDefinition) => Bounds, concurrency: number): number {
+  let pages = 0;
+  for (const stream of streams) {
+    const { from, to } = bounds(stream);
+    const positions = positionsOf(devnet, stream);
+    for (const window of splitWindows(from, to, concurrency * 4, MIN_WINDOW[stream.axis])) {
+      const items = positions.filter((position) => position >= window.from && position <= window.to).length;
+      pages += Math.max(1, Math.ceil(items / 1000));
+    }
+  }
+  return pages;
+}
+
+const DATASET: Readonly<Record<string, TruthDataset>> = {
+  transactions: 'transactions',
+  actions: 'actions',
+  jetton_transfers: 'jetton_transfers',
+  validator_events: 'validator_events',
+};
+
+export async function runKillScenario(work: Workspace, scenario: KillScenario, kind: SinkKind, sinkIndex: number): Promise<void> {
+  const { devnet, log } = await startChaosDevnet({ seed: scenario.seed, blocks: scenario.blocks, latencyMs: scenario.latencyMs });
+  try {
+    const toMc = FIRST_MC + scenario.rangeBlocks;
+    const label = `mc:${FIRST_MC}..mc:${toMc}`;
+    const range = ['--from', `mc:${FIRST_MC}`, '--to', `mc:${toMc}`];
+    const bounds = rangeBounds(devnet, toMc);
+    const checkpointKey = (stream: StreamDefinition): string => `backfill:${stream.name}:${label}`;
+    const sinkPath = work.sinkPath(kind, `killed-${scenario.seed}`);
+    const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, rate: scenario.rate, name: `killed-${scenario.seed}-${kind}.yaml` });
+    const args = ['backfill', pipeline, ...range];
+    const exits = new ExitLog();
+    const random = seededRandom(scenario.momentSeed + sinkIndex);
+    const kinds: MomentKind[] = ['after-ms', 'after-page', 'in-commit'];
+    const pages = fewestPages(devnet, bounds, scenario.rate.concurrency);
+    /** Checkpoints after the last kill: the next run plans from them. */
+    let reachedBy = (stream: StreamDefinition): bigint | undefined => {
+      void stream;
+      return undefined;
+    };
+    const problems: string[] = [];
+    const landed = new Map<string, number>();
+    let orphansSeen = 0;
+    let finishedEarly = 0;
+    /** Per kill: how far the backfill had got, as the share of the range's rows below the checkpoints. */
+    const progress: number[] = [];
+    const totalRows = [...expectedWarehouse(devnet, bounds).values()].reduce((sum, rows) => sum + rows.length, 0);
+    const timings: number[] = [];
+    let verifyMs = 0;
+
+    for (let index = 0; index < scenario.kills; index++) {
+      // The pages the next run needs at least (it splits what is left into windows afresh): it gets
+      // fewer, so it cannot finish; about an even share of them, so the kills spread over the range.
+      const left = fewestPages(devnet, (stream) => ({ from: (reachedBy(stream) ?? bounds(stream).from - 1n) + 1n, to: bounds(stream).to }), scenario.rate.concurrency);
+      const share = Math.max(1, Math.round((left / (scenario.kills - index + 1)) * (0.5 + random())));
+      const moment = drawMoment(kinds[index % kinds.length]!, Math.min(share + 1, left - 1), random);
+      const { result, sent } = await spawnAndSignal(args, { cwd: work.dir, timeoutMs: 120_000 }, 'SIGKILL', moment, { log, kind, sinkPath });
+      exits.add(result);
+      if (result.signal !== 'SIGKILL') {
+        finishedEarly += 1;
+        problems.push(`kill ${index + 1} (${describeMoment(moment)}) came after the run ended: ${describeResult(result)}`);
+      } else if (sent) {
+        landed.set(moment.kind, (landed.get(moment.kind) ?? 0) + 1);
+      }
+      if (!existsSync(sinkPath)) continue;
+      const verifyStarted = performance.now();
+      // A kill may land while the first run creates the warehouse: what is missing reads as empty.
+      const snapshot = await readWarehouse(kind, sinkPath, { partial: true });
+      reachedBy = (stream) => snapshot.checkpoints.get(checkpointKey(stream));
+      const t1 = performance.now();
+      for (const problem of prefixProblems(devnet, snapshot, bounds, checkpointKey)) problems.push(`after kill ${index + 1} (${describeMoment(moment)}): ${problem}`);
+      const t2 = performance.now();
+      if (snapshot.files !== undefined) {
+        const listed = new Set(snapshot.files.listed);
+        orphansSeen += snapshot.files.onDisk.filter((file) => !listed.has(file)).length;
+      }
+      const below = expectedWarehouse(devnet, (stream) => ({ from: bounds(stream).from, to: snapshot.checkpoints.get(checkpointKey(stream)) ?? bounds(stream).from - 1n }));
+      progress.push(Math.round((100 * [...below.values()].reduce((sum, rows) => sum + rows.length, 0)) / totalRows));
+      timings.push(result.ms);
+      if (process.env.CHAOS_DEBUG) console.log(kind, index + 1, describeMoment(moment), `sent=${sent}`, `${result.ms} ms`, `pages so far ${log.dataPages}`, `share ${progress.at(-1)}%`, `read ${Math.round(t1 - verifyStarted)} prefix ${Math.round(t2 - t1)} rest ${Math.round(performance.now() - t2)}`);
+      verifyMs += performance.now() - verifyStarted;
+    }
+
+    const final = await runLogged(exits, args, { cwd: work.dir, timeoutMs: 120_000 });
+    const snapshot = await readWarehouse(kind, sinkPath);
+    const verdict = verifyWarehouse(devnet, snapshot, bounds);
+    for (const stream of streams) {
+      if (snapshot.checkpoints.get(checkpointKey(stream)) !== bounds(stream).to) problems.push(`${stream.name}: checkpoint ${snapshot.checkpoints.get(checkpointKey(stream))}, range ends at ${bounds(stream).to}`);
+    }
+    const landedKinds = [...landed].map(([kind, count]) => `${count} ${kind}`).join(', ');
+    recordScenario(
+      tableRow(scenario.name, kind, verdict, exits.exits(), [
+        `kills landed: ${landedKinds}`,
+        `share of the range committed after each kill: ${progress.join(' ')} %`,
+        `the backfill takes ≥ ${pages} pages of data`,
+        `runs lasted ${Math.min(...timings)}–${Math.max(...timings)} ms; checks ${Math.round(verifyMs)} ms`,
+        ...(kind === 'parquet' ? [`${orphansSeen} orphan files seen after kills`] : []),
+        ...(problems.length > 0 ? [`PREFIX/CHECKPOINT PROBLEMS: ${problems.length}`] : []),
+      ]),
+    );
+    expect(final.code, describeResult(final)).toBe(0);
+    expect(finishedEarly, 'every kill landed while the backfill ran').toBe(0);
+    expect(problems).toEqual([]);
+    expect(faults(verdict), verdict.problems.join('\n')).toEqual(CLEAN);
+    expect(snapshot.runs.filter((run) => run.status === 'ok')).toHaveLength(1);
+  } finally {
+    await devnet.close();
+  }
+}
