@@ -8,8 +8,10 @@
  * come from its windows and the saved ones from one sequential pass, so page edges differ slightly;
  * figures are normalised by the transactions each wrote or read.
  *
- * Then a shorter ETL run into DuckDB under `node --cpu-prof`, summarised by self time (the profile
- * covers the JS thread only; DuckDB's own threads do not appear in it, their CPU is in the totals).
+ * Then the ETL's stages one at a time over the saved pages (bench/stage-costs.ts: parse, validate,
+ * toRows, check, DuckDB commit), and a shorter ETL run into DuckDB under `node --cpu-prof`,
+ * summarised by self time (the profile covers the JS thread only; DuckDB's own threads do not
+ * appear in it, their CPU is in the totals).
  *
  *   node .bench-build/bench/local-cost.js [transactions=50000]
  */
@@ -17,6 +19,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_KEY, DevnetProcess, load, log, parquetFileCount, readDuckDBWarehouse, readParquetWarehouse, round, runBenchScript, runCli, tempDir, writePipeline, type ProcessRun } from './harness.js';
 import { summariseProfile, type ProfileSummary } from './cpu-profile.js';
+import type { StageCosts } from './stage-costs.js';
 
 export interface CostFigure {
   readonly transactions: number;
@@ -41,6 +44,8 @@ export interface LocalCostResult {
   readonly parquetVsLoader: number;
   /** The ETL's CPU per row and the devnet's CPU per row in the DuckDB run (the devnet serves on the same machine). */
   readonly devnetPer100k: number;
+  /** The ETL's stages over the saved pages, CPU-seconds per 100k transactions (no HTTP, one page at a time). */
+  readonly stages: StageCosts['per100k'];
   readonly profile: (ProfileSummary & { readonly transactions: number }) | undefined;
   readonly loadBefore: number;
 }
@@ -92,6 +97,10 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
     const jsonParse = figure(parsed, (JSON.parse(parsed.stdout) as { transactions: number }).transactions);
     log(`local cost: DuckDB read_json ${loaderDuckdb.per100k}, → Parquet ${loaderParquet.per100k}, JSON.parse ${jsonParse.per100k} CPU-s per 100k`);
 
+    const stageRun = await runBenchScript('stage-costs.js', ['--pages', pagesDir, '--db', join(dir, 'stages.duckdb')]);
+    const stages = (JSON.parse(stageRun.stdout) as StageCosts).per100k;
+    log(`local cost: stages per 100k tx ${JSON.stringify(stages)}`);
+
     let profile: LocalCostResult['profile'];
     if (profileTransactions > 0) {
       const profileDir = join(dir, 'profile');
@@ -115,6 +124,7 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
       duckdbVsLoader: round(etlDuckdb.per100k / loaderDuckdb.per100k, 2),
       parquetVsLoader: round(etlParquet.per100k / loaderParquet.per100k, 2),
       devnetPer100k: round((devnetCpu / duckRows) * 100_000, 2),
+      stages,
       profile,
       loadBefore,
     };

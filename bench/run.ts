@@ -120,6 +120,15 @@ if (lc !== undefined) {
     '≤ 1.0 × read_json',
     yes(lc.duckdbVsLoader <= 1),
   ]);
+  const st = lc.stages;
+  rows.push([
+    '3 local cost',
+    'ETL stages, saved pages',
+    `parse ${st.parse.toFixed(1)}, validate (zod) ${st.validate.toFixed(1)}, toRows ${st.toRows.toFixed(1)}, check ${st.check.toFixed(1)}, ` +
+      `DuckDB commit ${st.commit.toFixed(1)}, close ${st.close.toFixed(1)} CPU-s/100k tx`,
+    '—',
+    '—',
+  ]);
   rows.push([
     '3 local cost',
     `ETL → Parquet, ${n0(lc.etlParquet.transactions)} tx`,

@@ -146,13 +146,14 @@ export interface SignalOutcome {
   readonly sent: boolean;
 }
 
-/** Sends `signal` to the run at `moment` (unless it ended before); resolves with how it ended. */
-export async function signalAt(run: CliRun, signal: NodeJS.Signals, moment: Moment, ctx: MomentContext): Promise<SignalOutcome> {
+/** Sends `signal` to the run at `moment` (unless it ended before), then calls `onSent`; resolves with how the run ended. */
+export async function signalAt(run: CliRun, signal: NodeJS.Signals, moment: Moment, ctx: MomentContext, onSent?: () => void): Promise<SignalOutcome> {
   const ended = new AbortController();
   const done = run.done.finally(() => ended.abort());
   let sent = false;
   const fire = reach(moment, ctx, ended.signal).then((reached) => {
     if (reached && run.child.exitCode === null && run.child.signalCode === null) sent = run.child.kill(signal);
+    if (sent) onSent?.();
   });
   const result = await done;
   ended.abort();

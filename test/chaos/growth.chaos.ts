@@ -1,0 +1,27 @@
+/**
+ * Chaos: the chain grows (a masterchain block every 200 ms) while `sync --follow` and plain syncs
+ * run; a final sync with the indexer frozen equals the truth.
+ */
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { ensureBuilt } from '../support/build.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/etl.js';
+import { runGrowthScenario } from './scenarios/growth.js';
+import { printLocalTable } from './support/table.js';
+
+let work: Workspace;
+
+beforeAll(async () => {
+  ensureBuilt();
+  work = await makeWorkspace('chaos-growth');
+});
+
+afterAll(async () => {
+  await work?.remove();
+  printLocalTable('growth');
+});
+
+describe.each<SinkKind>(['duckdb', 'parquet'])('a growing chain, %s', (kind) => {
+  it('sync --follow for 8 s and 2 syncs while a block is added every 200 ms, then a final sync: the truth', async () => {
+    await runGrowthScenario(work, { name: 'growth every 200 ms: --follow, syncs', seed: 6161, blocks: 80, growMs: 200, followMs: 8000, syncs: 2 }, kind);
+  });
+});

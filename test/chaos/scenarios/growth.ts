@@ -1,0 +1,82 @@
+/**
+ * The chain grows while syncs run: the devnet appends a masterchain block every `growMs` while
+ * `sync --follow` runs for a while (then SIGTERM) and while plain syncs run; then the indexer is
+ * frozen (the devnet's `stallIndexer`: the chain goes on growing, the indexed view stands still) and
+ * a final sync must leave the warehouse equal to the truth up to the checkpoints, at the frozen tip.
+ */
+import { expect } from 'vitest';
+import { streams } from '../../../src/streams/index.js';
+import {
+  describeResult,
+  messageLines,
+  readWarehouse,
+  sleep,
+  spawnCli,
+  tipBlock,
+  tipPositionOf,
+  type SinkKind,
+  type Workspace,
+} from '../../support/etl.js';
+import { chaosPipeline, runLogged } from '../support/cli.js';
+import { startChaosDevnet } from '../support/devnet.js';
+import { ExitLog, recordScenario } from '../support/table.js';
+import { CLEAN, faults, syncedBounds, tableRow, verifyWarehouse } from '../support/verify.js';
+
+export interface GrowthScenario {
+  readonly name: string;
+  readonly seed: number;
+  readonly blocks: number;
+  readonly growMs: number;
+  /** How long `sync --follow --interval 0.5` runs before SIGTERM. */
+  readonly followMs: number;
+  /** Plain syncs while the chain grows, after the follow. */
+  readonly syncs: number;
+}
+
+export async function runGrowthScenario(work: Workspace, scenario: GrowthScenario, kind: SinkKind): Promise<void> {
+  const { devnet } = await startChaosDevnet({ seed: scenario.seed, blocks: scenario.blocks, growMs: scenario.growMs });
+  try {
+    const label = `growth-${kind}`;
+    const sinkPath = work.sinkPath(kind, label);
+    const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, name: `${label}.yaml` });
+    const exits = new ExitLog();
+    const startSeqno = devnet.view.indexedSeqno;
+
+    const follow = spawnCli(['sync', pipeline, '--follow', '--interval', '0.5'], { cwd: work.dir, timeoutMs: scenario.followMs + 60_000 });
+    await sleep(scenario.followMs);
+    follow.child.kill('SIGTERM');
+    const followed = await follow.done;
+    exits.add(followed);
+    const afterFollow = await readWarehouse(kind, sinkPath);
+    const followRuns = afterFollow.runs.length;
+
+    const plain = [];
+    for (let i = 0; i < scenario.syncs; i++) plain.push(await runLogged(exits, ['sync', pipeline], { cwd: work.dir }));
+
+    devnet.stallIndexer();
+    const frozenAt = devnet.view.indexedSeqno;
+    const final = await runLogged(exits, ['sync', pipeline], { cwd: work.dir });
+    const snapshot = await readWarehouse(kind, sinkPath);
+    const verdict = verifyWarehouse(devnet, snapshot, syncedBounds(devnet, snapshot));
+    const tip = tipBlock(devnet);
+    const atTip = streams.filter((stream) => snapshot.checkpoints.get(stream.name) === tipPositionOf(tip, stream)).length;
+    const statuses = snapshot.runs.map((run) => run.status);
+    recordScenario(
+      tableRow(scenario.name, kind, verdict, exits.exits(), [
+        `a block every ${scenario.growMs} ms: chain ${startSeqno} → ${frozenAt} (frozen for the final sync)`,
+        `--follow: ${followRuns} runs in ${scenario.followMs} ms, then SIGTERM`,
+        `runs: ${statuses.filter((s) => s === 'ok').length} ok, ${statuses.filter((s) => s !== 'ok').join(', ') || 'no other'}`,
+        `${atTip}/4 checkpoints at the final tip`,
+      ]),
+    );
+    expect(followed.code, describeResult(followed)).toBe(143);
+    expect(messageLines(followed.stderr)).toEqual(['chain-etl: interrupted by SIGTERM: every committed page is kept; run the same command again to resume']);
+    expect(followRuns, 'sync --follow synced more than once').toBeGreaterThan(1);
+    for (const result of [...plain, final]) expect(result.code, describeResult(result)).toBe(0);
+    expect(frozenAt - startSeqno, 'the chain grew while syncing').toBeGreaterThan(10);
+    expect(atTip).toBe(4);
+    expect(faults(verdict), verdict.problems.join('\n')).toEqual(CLEAN);
+  } finally {
+    await devnet.close();
+  }
+}

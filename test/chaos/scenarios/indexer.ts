@@ -1,0 +1,132 @@
+/**
+ * An indexer that misbehaves in time: a lagging replica behind the load balancer (every other v3
+ * request is answered by a replica `replicaLag` blocks behind, so the head moves backwards between
+ * requests), and an indexer that stalls while the chain goes on, then resumes.
+ */
+import { expect } from 'vitest';
+import { streams } from '../../../src/streams/index.js';
+import {
+  describeDiff,
+  describeResult,
+  diffSnapshots,
+  readWarehouse,
+  tipBlock,
+  tipPositionOf,
+  type SinkKind,
+  type Snapshot,
+  type Workspace,
+} from '../../support/etl.js';
+import { chaosPipeline, runLogged } from '../support/cli.js';
+import { startChaosDevnet } from '../support/devnet.js';
+import { ExitLog, recordScenario } from '../support/table.js';
+import { CLEAN, faults, syncedBounds, tableRow, verifyWarehouse, type Verdict } from '../support/verify.js';
+
+export interface ReplicaScenario {
+  readonly name: string;
+  readonly seed: number;
+  readonly blocks: number;
+  readonly replicaLag: number;
+  /** The pipeline's `lag.mc_blocks`. */
+  readonly lagMcBlocks: number;
+  /** Growth before each sync after the first. */
+  readonly grows: readonly number[];
+  /** A finding to report, not a property to hold: the row is recorded, the warehouse is not required to equal the truth. */
+  readonly probe?: boolean;
+}
+
+/** Syncs a chain served through a lagging replica; the warehouse must equal the truth up to its checkpoints (unless `probe`). */
+export async function runReplicaScenario(work: Workspace, scenario: ReplicaScenario, kind: SinkKind): Promise<Verdict> {
+  const { devnet, log } = await startChaosDevnet({ seed: scenario.seed, blocks: scenario.blocks, replicaLag: scenario.replicaLag });
+  try {
+    const label = `replica-${scenario.replicaLag}-lag-${scenario.lagMcBlocks}-${kind}`;
+    const sinkPath = work.sinkPath(kind, label);
+    const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, lagMcBlocks: scenario.lagMcBlocks, name: `${label}.yaml` });
+    const exits = new ExitLog();
+    const codes: (number | null)[] = [];
+    const perSync: string[] = [];
+    const perSyncProblems: string[] = [];
+    let snapshot: Snapshot | undefined;
+    let verdict: Verdict | undefined;
+    for (const [index, grow] of [0, ...scenario.grows].entries()) {
+      devnet.grow(grow);
+      const result = await runLogged(exits, ['sync', pipeline], { cwd: work.dir });
+      codes.push(result.code);
+      if (result.code !== 0) throw new Error(`sync ${index + 1}: ${describeResult(result)}`);
+      snapshot = await readWarehouse(kind, sinkPath);
+      verdict = verifyWarehouse(devnet, snapshot, syncedBounds(devnet, snapshot));
+      const missing = Object.entries(verdict.missingByTable).map(([table, count]) => `${table} ${count}`);
+      perSync.push(missing.length === 0 ? 'none' : missing.join(' '));
+      perSyncProblems.push(...verdict.problems.map((problem) => `sync ${index + 1}: ${problem}`));
+    }
+    recordScenario(
+      tableRow(scenario.name, kind, verdict!, exits.exits(), [
+        `replica ${scenario.replicaLag} blocks behind on every other v3 request, lag.mc_blocks ${scenario.lagMcBlocks}`,
+        `missing after each sync: ${perSync.join('; ')}`,
+        ...(scenario.probe ? ['PROBE: reported, not asserted'] : []),
+        `${log.total} requests`,
+      ]),
+    );
+    expect(codes.every((code) => code === 0)).toBe(true);
+    if (!scenario.probe) {
+      expect(perSyncProblems).toEqual([]);
+      expect(faults(verdict!), verdict!.problems.join('\n')).toEqual(CLEAN);
+    }
+    return verdict!;
+  } finally {
+    await devnet.close();
+  }
+}
+
+export interface StallScenario {
+  readonly name: string;
+  readonly seed: number;
+  readonly blocks: number;
+  /** Blocks the chain grows while the indexer stands still. */
+  readonly growWhileStalled: number;
+}
+
+/** Sync; the indexer stalls and the chain grows; sync (exit 0, nothing new); the indexer resumes; sync (caught up, the truth). */
+export async function runStallScenario(work: Workspace, scenario: StallScenario, kind: SinkKind): Promise<void> {
+  const { devnet } = await startChaosDevnet({ seed: scenario.seed, blocks: scenario.blocks });
+  try {
+    const label = `stalled-${kind}`;
+    const sinkPath = work.sinkPath(kind, label);
+    const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, name: `${label}.yaml` });
+    const exits = new ExitLog();
+    const first = await runLogged(exits, ['sync', pipeline], { cwd: work.dir });
+    const before = await readWarehouse(kind, sinkPath);
+
+    devnet.stallIndexer();
+    const stalledAt = devnet.view.indexedSeqno;
+    devnet.grow(scenario.growWhileStalled);
+    const stalled = await runLogged(exits, ['sync', pipeline], { cwd: work.dir });
+    const during = await readWarehouse(kind, sinkPath);
+    const changes = diffSnapshots(before.tables, during.tables).filter((diff) => diff.missing + diff.extra + diff.changed + diff.duplicates > 0);
+    const stalledRun = during.runs.find((run) => !before.runs.some((old) => old.run_id === run.run_id));
+    const newRows = stalledRun === undefined ? undefined : (JSON.parse(stalledRun.rows) as Record<string, number>);
+
+    devnet.resumeIndexer();
+    const resumed = await runLogged(exits, ['sync', pipeline], { cwd: work.dir });
+    const after = await readWarehouse(kind, sinkPath);
+    const verdict = verifyWarehouse(devnet, after, syncedBounds(devnet, after));
+    const tip = tipBlock(devnet);
+    const atTip = streams.filter((stream) => after.checkpoints.get(stream.name) === tipPositionOf(tip, stream)).length;
+    recordScenario(
+      tableRow(scenario.name, kind, verdict, exits.exits(), [
+        `indexer stalled at ${stalledAt} while the chain grew ${scenario.growWhileStalled} blocks`,
+        `sync while stalled: ${changes.length === 0 ? 'no row changed' : `${changes.length} tables changed`}, rows ${JSON.stringify(newRows)}`,
+        `after resume: ${atTip}/4 checkpoints at the new tip ${tip.seqno}`,
+      ]),
+    );
+    for (const result of [first, stalled, resumed]) expect(result.code, describeResult(result)).toBe(0);
+    expect(changes.map(describeDiff)).toEqual([]);
+    expect(during.checkpoints).toEqual(before.checkpoints);
+    // Only the actions overlap is read again (and replaced by the same rows).
+    expect({ ...newRows, actions: 0 }).toEqual({ transactions: 0, actions: 0, jetton_transfers: 0, validator_events: 0 });
+    expect(tip.seqno).toBe(stalledAt + scenario.growWhileStalled);
+    expect(atTip).toBe(4);
+    expect(faults(verdict), verdict.problems.join('\n')).toEqual(CLEAN);
+  } finally {
+    await devnet.close();
+  }
+}
