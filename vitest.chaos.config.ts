@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     include: ['test/chaos/**/*.chaos.ts'],
     globalSetup: ['test/chaos/global-setup.ts'],
-    testTimeout: 300_000,
+    testTimeout: 600_000,
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: false,

@@ -5,7 +5,7 @@
  *
  *   npm run bench                       # everything, sized to finish in about 15 minutes on 2 cores
  *   npm run bench -- --only ceiling,naive --scale 0.5
- *   npm run bench -- --memory 250000,1000000      # the issue's sizes (about 15 more minutes)
+ *   npm run bench -- --memory 250000,1000000      # the issue's sizes (about 25 more minutes)
  *
  * Benchmarks: ceiling (1), naive (2), local-cost (3), rows-per-request (4), memory (5), cron (6),
  * devnet (start-up of the devnet the largest memory run needs).
@@ -50,6 +50,14 @@ interface Results {
   naive?: (NaiveResult & { readonly oursRowsPerSecond: number | undefined; readonly naiveVsOurs: number | undefined })[];
   memory?: MemorySuite;
   devnetStartup?: DevnetStartupResult;
+}
+
+// Ctrl-C: the children get the signal from the terminal too; remove the temp dirs on the way out.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    cleanupTemp();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
 }
 
 const started = performance.now();

@@ -3,6 +3,7 @@
  * point, read from masterchain blocks (`/masterchainInfo`, `/blocks`).
  */
 import { z } from 'zod';
+import { ApiContractError } from '../api/errors.js';
 import type { ApiClient } from '../api/http-client.js';
 import type { V3Api } from '../api/v3.js';
 import { looseObject, uint64String } from '../api/wire.js';
@@ -37,7 +38,17 @@ export class Landmarks {
     const info = await this.v3.masterchainInfo({ signal });
     const seqno = info.last.seqno - lag;
     if (lag === 0) return { seqno, startLt: info.last.start_lt, endLt: info.last.end_lt, utime: info.last.gen_utime };
-    return this.bySeqno(seqno, signal);
+    const found = await this.first({ ...MASTERCHAIN, seqno }, signal);
+    // Not a seqno the user gave: the index named a head whose block `lag` below it the next answer
+    // (another replica behind a load balancer) does not have yet.
+    if (found === undefined) {
+      throw new ApiContractError(
+        `the index reports masterchain block ${info.last.seqno} as its newest, but /api/v3/blocks does not show block ${seqno} (lag.mc_blocks ${lag} below it): ` +
+          'the service answers from replicas that are out of step; raise lag.mc_blocks above the lag between them',
+        { endpoint: '/api/v3/blocks' },
+      );
+    }
+    return found;
   }
 
   async bySeqno(seqno: number, signal?: AbortSignal): Promise<Landmark> {

@@ -79,12 +79,11 @@ export async function runSignalScenario(work: Workspace, chaos: ChaosDevnet, sce
   for (const stream of streams) {
     if (snapshot.checkpoints.get(checkpointKey(stream)) !== whole(stream).to) problems.push(`${stream.name}: checkpoint ${snapshot.checkpoints.get(checkpointKey(stream))} after the resume, expected ${whole(stream).to}`);
   }
-  if (process.env.CHAOS_DEBUG) console.log(label, `interrupted after ${interrupted.ms} ms`, `resumed in ${resumed.ms} ms`);
   recordScenario(
     tableRow(scenario.name, kind, verdict, exits.exits(), [
       `${scenario.signal} ${describeMoment(scenario.moment)}${scenario.twiceAfterMs === undefined ? '' : `, again ${scenario.twiceAfterMs} ms later${again ? '' : ' (it had ended)'}`}`,
-      `stderr: ${JSON.stringify(lines.join(' / '))}`,
-      `short of the end: ${short.join(', ') || 'none'}`,
+      `stderr: ${lines.length === 0 ? 'nothing' : `${lines.length} line: ${JSON.stringify(`${lines[0]!.slice(0, 42)}…`)}`}`,
+      `${short.length}/4 streams short of the end`,
       ...(problems.length > 0 ? [`PREFIX/CHECKPOINT PROBLEMS: ${problems.length}`] : []),
     ]),
   );

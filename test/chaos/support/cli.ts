@@ -45,8 +45,9 @@ export async function runLogged(exits: ExitLog, args: readonly string[], options
 }
 
 /**
- * When to signal a run. Every kind comes at the latest when the devnet has sent the run its
- * `pages`-th page of data, so that a run never commits more than `pages` pages.
+ * When to signal a run. `pages` is the run's page budget: every kind comes at the latest when the
+ * devnet sends the page after it (for `after-ms`: page `pages` itself), so that a run whose budget
+ * is below the pages it needs is always signalled before it ends.
  */
 export type Moment =
   /** This long after the spawn (it may land while the process starts or opens the warehouse). */
@@ -99,21 +100,30 @@ export interface MomentContext {
 
 /** Resolves when the moment comes (true) or `cancel` aborts first (false). */
 async function reach(moment: Moment, ctx: MomentContext, cancel: AbortSignal): Promise<boolean> {
+  // Whatever else happens, the moment has come when the page after the budget is out: a run is
+  // never sent more than `pages + 1` pages, and is signalled before it can commit the last.
+  const done = new AbortController();
+  const stop = (): void => done.abort();
+  cancel.addEventListener('abort', stop);
+  const budget = ctx.log.afterDataPages(moment.kind === 'after-ms' ? moment.pages : moment.pages + 1, done.signal);
+  try {
+    return (await Promise.race([budget, when(moment, ctx, done.signal)])) && !cancel.aborted;
+  } finally {
+    stop();
+    cancel.removeEventListener('abort', stop);
+  }
+}
+
+/** The moment itself: resolves true when it comes, false when `cancel` aborts first. */
+async function when(moment: Moment, ctx: MomentContext, cancel: AbortSignal): Promise<boolean> {
   switch (moment.kind) {
-    case 'after-ms': {
-      const timer = new AbortController();
-      cancel.addEventListener('abort', () => timer.abort());
-      const byTime = sleep(moment.ms).then(() => true);
-      const byPage = ctx.log.afterDataPages(moment.pages, timer.signal);
-      const reached = await Promise.race([byTime, byPage]);
-      timer.abort();
-      return reached && !cancel.aborted;
-    }
-    case 'after-page': {
+    case 'after-ms':
+      await sleep(moment.ms);
+      return !cancel.aborted;
+    case 'after-page':
       if (!(await ctx.log.afterDataPages(moment.pages, cancel))) return false;
       if (moment.delayMs > 0) await sleep(moment.delayMs);
       return !cancel.aborted;
-    }
     case 'in-commit': {
       const { folder, name } = commitFile(ctx.kind, ctx.sinkPath);
       let watcher: FSWatcher | undefined;
@@ -163,7 +173,7 @@ export async function signalAt(run: CliRun, signal: NodeJS.Signals, moment: Mome
 
 /** Spawns `chain-etl <args>` and signals it at `moment`. */
 export function spawnAndSignal(args: readonly string[], options: CliOptions, signal: NodeJS.Signals, moment: Moment, ctx: MomentContext): Promise<SignalOutcome> {
-  // Listen before spawning, so that no page of this run is missed.
+  // The moment starts counting pages at once: the child needs far longer to start than this takes.
   const run = spawnCli(args, options);
   return signalAt(run, signal, moment, ctx);
 }

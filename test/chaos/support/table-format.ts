@@ -44,8 +44,20 @@ const COLUMNS: readonly [keyof ScenarioRow, string][] = [
   ['notes', 'notes'],
 ];
 
-/** A Markdown table of the rows. */
-export function formatTable(rows: readonly ScenarioRow[]): string {
+/** Scenario families in the order the table lists them (rows of one family keep their order). */
+const ORDER = ['faults', 'kill', 'SIG', 'late', 'growth', 'replica', 'indexer'];
+
+function rank(row: ScenarioRow): number {
+  const index = ORDER.findIndex((prefix) => row.scenario.startsWith(prefix));
+  return index === -1 ? ORDER.length : index;
+}
+
+/** A Markdown table of the rows, grouped by scenario family. */
+export function formatTable(unsorted: readonly ScenarioRow[]): string {
+  const firstOf = new Map<string, number>();
+  unsorted.forEach((row, index) => firstOf.set(row.scenario, firstOf.get(row.scenario) ?? index));
+  const sinkRank = (row: ScenarioRow): number => (row.sink === 'duckdb' ? 0 : 1);
+  const rows = [...unsorted].sort((a, b) => rank(a) - rank(b) || firstOf.get(a.scenario)! - firstOf.get(b.scenario)! || sinkRank(a) - sinkRank(b));
   const cells = rows.map((row) => COLUMNS.map(([key]) => String(row[key]).replace(/\|/g, '\\|')));
   const lines = [`| ${COLUMNS.map(([, title]) => title).join(' | ')} |`, `|${COLUMNS.map(([key]) => (typeof rows[0]?.[key] === 'number' ? '---:' : '---')).join('|')}|`];
   for (const row of cells) lines.push(`| ${row.join(' | ')} |`);

@@ -1,0 +1,71 @@
+/**
+ * The fast subset of the chaos suite, part of `npm test` (the whole suite: `npm run test:chaos`):
+ * small chains, one sink each. Faults (every kind but stalls, which cost the client's 15 s timeout),
+ * kill -9 at three moments (one inside a commit) with restarts, SIGTERM mid-sync with a resume, and a
+ * lagging replica: each ends equal to the devnet truth.
+ */
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { ensureBuilt } from '../support/build.js';
+import { makeWorkspace, type Workspace } from '../support/etl.js';
+import { issueProfile, runFaultsScenario } from './scenarios/faults.js';
+import { runReplicaScenario } from './scenarios/indexer.js';
+import { runKillScenario } from './scenarios/kills.js';
+import { runSignalScenario } from './scenarios/signals.js';
+import { startChaosDevnet } from './support/devnet.js';
+import { printLocalTable } from './support/table.js';
+
+let work: Workspace;
+
+beforeAll(async () => {
+  ensureBuilt();
+  work = await makeWorkspace('chaos-fast');
+});
+
+afterAll(async () => {
+  await work?.remove();
+  printLocalTable('chaos suite, fast subset (npm run test:chaos runs all of it)');
+});
+
+describe('chaos, fast subset', () => {
+  // Seed 114753 puts a truncated body, a reset, unknown enums, malformed JSON, a 5xx and a 429
+  // storm in the devnet's first 18 answers (the n-th answer's faults depend on the seed only).
+  it('faults (no stall): sync exits 0 and equals the truth', { timeout: 120_000 }, async () => {
+    await runFaultsScenario(work, {
+      name: 'faults: profile without stalls (fast)',
+      seed: 114753,
+      blocks: 80,
+      growBy: 0,
+      profile: issueProfile(undefined, 0.15),
+      sinks: ['duckdb'],
+      mustSee: ['http5xx', 'reset', 'truncate', 'malformedJson', 'unknownEnum'],
+      timeoutMs: 90_000,
+    });
+  });
+
+  it('kill -9 at three moments of a backfill, restarts: the truth, no file outside the manifest', { timeout: 120_000 }, async () => {
+    await runKillScenario(
+      work,
+      { name: 'kill -9 ×3 during backfill (fast)', seed: 777, blocks: 110, rangeBlocks: 100, kills: 3, momentSeed: 0xfa57, rate: { rps: 50, concurrency: 1 }, latencyMs: 10 },
+      'parquet',
+      0,
+    );
+  });
+
+  it('SIGTERM mid-sync exits 143 with one line; the next sync resumes to the truth', { timeout: 120_000 }, async () => {
+    const chaos = await startChaosDevnet({ seed: 4712, blocks: 80, latencyMs: 20 });
+    try {
+      await runSignalScenario(
+        work,
+        chaos,
+        { name: 'SIGTERM mid-sync, resume (fast)', command: 'sync', signal: 'SIGTERM', moment: { kind: 'in-commit', pages: 2 }, rangeBlocks: 70, rate: { rps: 20, concurrency: 4 } },
+        'duckdb',
+      );
+    } finally {
+      await chaos.devnet.close();
+    }
+  });
+
+  it('a replica 3 blocks behind, lag.mc_blocks 5: two syncs equal the truth', { timeout: 120_000 }, async () => {
+    await runReplicaScenario(work, { name: 'replica 3 behind, lag.mc_blocks 5 (fast)', seed: 3132, blocks: 60, replicaLag: 3, lagMcBlocks: 5, grows: [10] }, 'duckdb');
+  });
+});

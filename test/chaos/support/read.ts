@@ -1,0 +1,35 @@
+/**
+ * A cheaper read of a warehouse for the checks between kills: what the sink itself counts as
+ * committed (the DuckDB tables; for Parquet the manifest's files only, not the raw glob, which may
+ * hold a crash's leftovers until the next open), with checkpoints, runs and the files on disk.
+ */
+import { existsSync } from 'node:fs';
+import { etlRejects, etlRuns } from '../../../src/core/bookkeeping.js';
+import { decodeCheckpoint } from '../../../src/core/checkpoint.js';
+import { readRows } from '../../../src/load/duckdb-read.js';
+import { readManifest } from '../../../src/load/parquet-manifest.js';
+import type { Row } from '../../../src/load/sink.js';
+import { dataTables } from '../../../src/streams/index.js';
+import { dataFilesOnDisk, openWarehouse, readWarehouse, type RunRow, type SinkKind, type Snapshot } from '../../support/etl.js';
+
+export async function readCommitted(kind: SinkKind, path: string): Promise<Snapshot> {
+  if (kind === 'duckdb') return readWarehouse(kind, path, { partial: true });
+  const manifest = existsSync(path) ? await readManifest(path) : undefined;
+  const onDisk = await dataFilesOnDisk(path);
+  if (manifest === undefined) {
+    const tables = new Map<string, Row[]>(dataTables.map((table) => [table.name, []]));
+    return { kind, tables, files: { onDisk, listed: [] }, checkpoints: new Map(), runs: [], rejects: 0 };
+  }
+  const reader = await openWarehouse(kind, path);
+  try {
+    const tables = new Map<string, Row[]>();
+    for (const table of dataTables) tables.set(table.name, await readRows(reader.connection, table));
+    const runs = (await readRows(reader.connection, etlRuns)) as RunRow[];
+    const rejects = (await readRows(reader.connection, etlRejects)).length;
+    const checkpoints = new Map(Object.entries(manifest.checkpoints).map(([key, value]) => [key, decodeCheckpoint(value.position)]));
+    const listed = Object.values(manifest.tables).flatMap((entry) => entry.files.map((file) => file.path));
+    return { kind, tables, files: { onDisk, listed }, manifest, checkpoints, runs, rejects };
+  } finally {
+    reader.close();
+  }
+}
