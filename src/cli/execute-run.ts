@@ -1,12 +1,14 @@
 /**
  * One run of sync or backfill: freeze the settled tip, plan the jobs, run them, and record the run
- * in `_etl_runs` (started, then ok / failed / interrupted with rows and requests per stream).
+ * in `_etl_runs` (started, then ok / failed / interrupted with rows and requests per stream; runs
+ * a dead process left `running` become `abandoned`).
  */
 import { randomUUID } from 'node:crypto';
 import { runJobs, type StreamJob } from '../core/runner.js';
 import type { PlanContext } from '../core/plan.js';
 import type { Session } from './session.js';
 import { ProgressReporter } from './progress.js';
+import { closeAbandonedRuns } from './abandoned-runs.js';
 
 export interface RunSummary {
   readonly rows: Record<string, number>;
@@ -37,6 +39,7 @@ export async function executeRun(
       retries: session.http.stats.retries,
       error,
     });
+  await closeAbandonedRuns(session.sink);
   await record('running', null);
   const progress = new ProgressReporter(session.logger, process.stderr.isTTY ? process.stderr : undefined);
   try {

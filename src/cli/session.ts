@@ -33,6 +33,8 @@ export async function openSession(file: string, overrides: PipelineOverrides, lo
     keySource: pipeline.apiKeyEnv === undefined ? undefined : `$${pipeline.apiKeyEnv}`,
     rps: pipeline.rate.rps,
     concurrency: pipeline.rate.concurrency,
+    timeoutMs: pipeline.http.timeoutSeconds * 1000,
+    maxRetries: pipeline.http.retries,
     logger: logger.child({ component: 'api' }),
   });
   const v3 = new V3Api(http);

@@ -2,12 +2,16 @@ import { InterruptedError } from '../core/errors.js';
 
 /**
  * SIGINT/SIGTERM abort the run: no new page starts, the commit in progress finishes or rolls back
- * as a unit. A second signal exits at once (the open transaction is then rolled back by DuckDB).
+ * as a unit. A second signal exits at once (the open transaction is then rolled back by DuckDB, a
+ * Parquet commit's files are never in the manifest); the next run marks this run `abandoned`.
  */
 export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSignal = (name: 'SIGINT' | 'SIGTERM') => (): void => {
-    if (controller.signal.aborted) process.exit(new InterruptedError(name).exitCode);
+    if (controller.signal.aborted) {
+      process.stderr.write(`chain-etl: second ${name}: exiting now; the commit in progress is rolled back and the next run resumes from the last checkpoint\n`);
+      process.exit(new InterruptedError(name).exitCode);
+    }
     controller.abort(new InterruptedError(name));
   };
   const onInt = onSignal('SIGINT');

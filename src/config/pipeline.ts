@@ -31,6 +31,7 @@ export interface PipelineSettings {
   /** Name of the environment variable the key came from, for messages. */
   readonly apiKeyEnv: string | undefined;
   readonly rate: { readonly rps: number; readonly concurrency: number };
+  readonly http: { readonly timeoutSeconds: number; readonly retries: number };
   readonly start: StartPoint;
   readonly lag: { readonly mcBlocks: number };
   readonly actionsOverlap: { readonly mcBlocks: number };
@@ -52,6 +53,7 @@ export class Pipeline implements PipelineSettings {
   readonly baseUrl: string;
   readonly apiKeyEnv: string | undefined;
   readonly rate: PipelineSettings['rate'];
+  readonly http: PipelineSettings['http'];
   readonly start: StartPoint;
   readonly lag: PipelineSettings['lag'];
   readonly actionsOverlap: PipelineSettings['actionsOverlap'];
@@ -67,6 +69,7 @@ export class Pipeline implements PipelineSettings {
     this.baseUrl = s.baseUrl;
     this.apiKeyEnv = s.apiKeyEnv;
     this.rate = s.rate;
+    this.http = s.http;
     this.start = s.start;
     this.lag = s.lag;
     this.actionsOverlap = s.actionsOverlap;
@@ -92,6 +95,7 @@ export class Pipeline implements PipelineSettings {
       apiKeyEnv: this.apiKeyEnv,
       apiKey: this.#apiKey === undefined ? undefined : REDACTED,
       rate: this.rate,
+      http: this.http,
       start,
       lag: this.lag,
       actionsOverlap: this.actionsOverlap,

@@ -36,6 +36,7 @@ export function resolvePipeline(
       baseUrl: overrideBaseUrl(overrides.baseUrl) ?? file.base_url ?? DEFAULT_BASE_URLS[file.network],
       apiKeyEnv: file.api_key_env,
       rate: { rps, concurrency: file.rate?.concurrency ?? defaultConcurrency(rps) },
+      http: { timeoutSeconds: file.http.timeout_seconds, retries: file.http.retries },
       start: startPoint(file.start),
       lag: { mcBlocks: file.lag.mc_blocks },
       actionsOverlap: { mcBlocks: file.actions_overlap.mc_blocks },

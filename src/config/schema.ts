@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NETWORKS } from '../api/network.js';
 import { checkBaseUrl } from './base-url.js';
-import { DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS, DEFAULT_LABELS, DEFAULT_LAG_MC_BLOCKS } from './defaults.js';
+import { DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS, DEFAULT_LABELS, DEFAULT_LAG_MC_BLOCKS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from './defaults.js';
 import { describeProblem, problem } from './expect.js';
 import { choice, closedMap, logicalTime, positiveNumber, text, utime, wholeNumber } from './fields.js';
 import { oneOf } from './show.js';
@@ -102,6 +102,19 @@ export const pipelineFileSchema = closedMap(
     )
       .optional()
       .meta({ description: 'Client-side request limit of this pipeline.' }),
+    http: closedMap(
+      {
+        timeout_seconds: positiveNumber('seconds, a number > 0')
+          .default(DEFAULT_TIMEOUT_SECONDS)
+          .meta({ description: 'Seconds one request may take, headers and body, before it is abandoned and retried.', typeLabel: 'number > 0' }),
+        retries: wholeNumber(0, 'a number of retries, an integer ≥ 0')
+          .default(DEFAULT_RETRIES)
+          .meta({ description: 'Retries of a request after its first attempt, for network errors, timeouts, 429 and 5xx only, with jittered backoff.', typeLabel: 'integer ≥ 0' }),
+      },
+      { noun: 'key', where: 'in http', listName: 'http keys' },
+    )
+      .prefault({})
+      .meta({ description: 'How long to wait for a request and how often to retry it.' }),
     start: start().optional().meta({
       description:
         'Where the first run begins: exactly one of lt, utime, mc_seqno. Used only while the warehouse holds no checkpoint; without it the first run starts at the settled tip and later runs take only new data (cron).',

@@ -40,7 +40,7 @@ export const etlRuns = defineTable({
     command: text.doc('Command line verb, e.g. sync or backfill.'),
     started_at: timestamptz.doc('When the run started.'),
     ended_at: timestamptz.nullable().doc('When the run ended; null while running.'),
-    status: text.doc('running, ok, failed or interrupted.'),
+    status: text.doc('running, ok, failed, interrupted, or abandoned (the process died mid-run: killed, or a second SIGINT/SIGTERM).'),
     rows: json.doc('Rows committed per stream, {"stream": count}.'),
     requests: json.doc('HTTP requests made per stream, {"stream": count}.'),
     retries: int32.doc('HTTP retries over the whole run.'),

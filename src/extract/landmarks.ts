@@ -37,10 +37,9 @@ export class Landmarks {
   async settledTip(lag: number, signal?: AbortSignal): Promise<Landmark> {
     const info = await this.v3.masterchainInfo({ signal });
     const seqno = info.last.seqno - lag;
-    if (lag === 0) return { seqno, startLt: info.last.start_lt, endLt: info.last.end_lt, utime: info.last.gen_utime };
+    // Looked up even with lag 0: a second answer that lacks the block the first named as its head
+    // comes from another replica behind the load balancer, out of step by more than the lag.
     const found = await this.first({ ...MASTERCHAIN, seqno }, signal);
-    // Not a seqno the user gave: the index named a head whose block `lag` below it the next answer
-    // (another replica behind a load balancer) does not have yet.
     if (found === undefined) {
       throw new ApiContractError(
         `the index reports masterchain block ${info.last.seqno} as its newest, but /api/v3/blocks does not show block ${seqno} (lag.mc_blocks ${lag} below it): ` +

@@ -13,6 +13,7 @@ test('without a key: 1 request/s, one in flight, and every other default', () =>
     apiKeyEnv: undefined,
     apiKey: undefined,
     rate: { rps: 1, concurrency: 1 },
+    http: { timeoutSeconds: 15, retries: 8 },
     start: { kind: 'tip' },
     lag: { mcBlocks: 2 },
     actionsOverlap: { mcBlocks: 150 },
@@ -121,4 +122,9 @@ test('the pipeline is frozen all the way down', () => {
   expect(() => {
     (p.rate as { rps: number }).rps = 99;
   }).toThrow(TypeError);
+});
+
+test('http timeout and retries are kept when given', () => {
+  expect(load(`network: mainnet\nhttp: { timeout_seconds: 2.5, retries: 0 }\n${VALID_TAIL}`).http).toEqual({ timeoutSeconds: 2.5, retries: 0 });
+  expect(load(`network: mainnet\nhttp: { retries: 3 }\n${VALID_TAIL}`).http).toEqual({ timeoutSeconds: 15, retries: 3 });
 });

@@ -6,7 +6,7 @@ import { loadPipeline } from '../../src/config/index.js';
 import { configErrorOf, load, VALID_TAIL } from './helpers.js';
 
 const STREAMS = '(streams: transactions, actions, jetton_transfers, validator_events)';
-const KEYS = '(keys: network, base_url, api_key_env, rate, start, lag, actions_overlap, streams, sink)';
+const KEYS = '(keys: network, base_url, api_key_env, rate, http, start, lag, actions_overlap, streams, sink)';
 const ADDRESS = 'expected an address (raw wc:HEX with 64 hex digits, or 48-character user-friendly)';
 const WALLET = 'EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N';
 
@@ -157,6 +157,18 @@ const cases: [string, string, NodeJS.ProcessEnv, string][] = [
     `network: mainnet\nbase_url: https://toncenter.com/api/v3/\n${VALID_TAIL}`,
     {},
     'pipelines/x.yaml:2:11: base_url: expected an http(s) URL of the service root such as https://toncenter.com, got "https://toncenter.com/api/v3/": drop the trailing /api/v3 (the client adds it)',
+  ],
+  [
+    'zero timeout',
+    `network: mainnet\nhttp: { timeout_seconds: 0 }\n${VALID_TAIL}`,
+    {},
+    'pipelines/x.yaml:2:26: http.timeout_seconds: expected seconds, a number > 0, got 0',
+  ],
+  [
+    'negative retries',
+    `network: mainnet\nhttp: { retries: -1 }\n${VALID_TAIL}`,
+    {},
+    'pipelines/x.yaml:2:18: http.retries: expected a number of retries, an integer ≥ 0, got -1',
   ],
   [
     'missing env var',

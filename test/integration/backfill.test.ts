@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams } from '../../src/streams/index.js';
+import { ABANDONED_RUN_ERROR } from '../../src/cli/abandoned-runs.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { Row } from '../../src/load/sink.js';
 import { ensureBuilt } from '../support/build.js';
@@ -176,7 +177,9 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('backfill into %s', (kind) => {
     expect(result.code, describeResult(result)).toBe(0);
     const snapshot = await readWarehouse(kind, sinkPath);
     expectBackfilled(devnet, snapshot);
-    expect(snapshot.runs.filter((run) => run.status === 'ok')).toHaveLength(1);
+    // Each killed run recorded itself as running before its first request; the restart marked it abandoned.
+    expect(snapshot.runs.map((run) => run.status).sort()).toEqual(['abandoned', 'abandoned', 'abandoned', 'ok']);
+    expect(new Set(snapshot.runs.filter((run) => run.status === 'abandoned').map((run) => run.error))).toEqual(new Set([ABANDONED_RUN_ERROR]));
     if (kind === 'parquet') {
       // After the restarts' opens, nothing but the manifest's files is left on disk, and the glob holds no duplicates.
       expect(snapshot.files!.onDisk.length).toBe(snapshot.files!.listed.length);
@@ -236,5 +239,29 @@ describe('backfill usage errors and interruption', () => {
     const snapshot = await readWarehouse('duckdb', sinkPath);
     expectBackfilled(devnet, snapshot);
     expect(snapshot.runs.map((r) => r.status).sort()).toEqual(['interrupted', 'ok']);
+  });
+
+  it('a second SIGINT exits 130 at once, saying so; the next run resumes to the truth and leaves no run marked running', async () => {
+    const sinkPath = work.sinkPath('duckdb', 'interrupted-twice');
+    const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, rate: { rps: 20, concurrency: 8 }, name: 'interrupted-twice.yaml' });
+    const run = spawnCli(['backfill', pipeline, ...RANGE], { cwd: work.dir });
+    await whileRunning(run, devnet, devnet.served() + 30);
+    run.child.kill('SIGINT');
+    // Two signals sent at once reach the process as one.
+    await sleep(10);
+    run.child.kill('SIGINT');
+    const interrupted = await run.done;
+    expect(interrupted.code, describeResult(interrupted)).toBe(130);
+    expect(messageLines(interrupted.stderr)).toContain(
+      'chain-etl: second SIGINT: exiting now; the commit in progress is rolled back and the next run resumes from the last checkpoint',
+    );
+    expectConsistentPrefix(devnet, await readWarehouse('duckdb', sinkPath));
+
+    const resumed = await runCli(['backfill', pipeline, ...RANGE], { cwd: work.dir });
+    expect(resumed.code, describeResult(resumed)).toBe(0);
+    const snapshot = await readWarehouse('duckdb', sinkPath);
+    expectBackfilled(devnet, snapshot);
+    expect(snapshot.runs.map((r) => r.status)).not.toContain('running');
+    expect(snapshot.runs.filter((r) => r.status === 'ok')).toHaveLength(1);
   });
 });
