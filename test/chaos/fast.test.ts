@@ -2,7 +2,8 @@
  * The fast subset of the chaos suite, part of `npm test` (the whole suite: `npm run test:chaos`):
  * small chains, one sink each. Faults (every kind but stalls, which cost the client's 15 s timeout),
  * kill -9 at three moments (one inside a commit) with restarts, SIGTERM mid-sync with a resume, and a
- * lagging replica: each ends equal to the devnet truth.
+ * lagging replica: each ends equal to the devnet truth, except a settle lag below the replica's, which
+ * must be refused with nothing written.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
@@ -67,5 +68,9 @@ describe('chaos, fast subset', () => {
 
   it('a replica 3 blocks behind, lag.mc_blocks 5: two syncs equal the truth', { timeout: 120_000 }, async () => {
     await runReplicaScenario(work, { name: 'replica 3 behind, lag.mc_blocks 5 (fast)', seed: 3132, blocks: 60, replicaLag: 3, lagMcBlocks: 5, grows: [10] }, 'duckdb');
+  });
+
+  it('a replica 3 blocks behind, lag.mc_blocks 0: both syncs refused, nothing written', { timeout: 120_000 }, async () => {
+    await runReplicaScenario(work, { name: 'replica 3 behind, lag.mc_blocks 0 (fast)', seed: 3132, blocks: 60, replicaLag: 3, lagMcBlocks: 0, grows: [10], outcome: 'refused' }, 'duckdb');
   });
 });
