@@ -387,9 +387,9 @@ CREATE TABLE IF NOT EXISTS "_etl_rejects" (
 );
 COMMENT ON TABLE "_etl_rejects" IS 'Dead letters: API items that could not be turned into rows, kept with the reason.';
 COMMENT ON COLUMN "_etl_rejects"."stream" IS 'Stream that rejected the item.';
-COMMENT ON COLUMN "_etl_rejects"."reject_id" IS 'sha256 (hex) of endpoint, params and raw: replays do not duplicate rejects.';
+COMMENT ON COLUMN "_etl_rejects"."reject_id" IS 'sha256 (hex) of endpoint and raw: an item read again (replay, page edge, overlap) is one reject, with the params of its last read.';
 COMMENT ON COLUMN "_etl_rejects"."endpoint" IS 'API path that returned the item, e.g. /api/v3/transactions.';
-COMMENT ON COLUMN "_etl_rejects"."params" IS 'Query parameters of the request.';
+COMMENT ON COLUMN "_etl_rejects"."params" IS 'The request: the page (from, to, limit, offset) and the stream filters.';
 COMMENT ON COLUMN "_etl_rejects"."raw" IS 'The item as received (JSON text).';
 COMMENT ON COLUMN "_etl_rejects"."reason" IS 'Why it was rejected (validation message).';
 COMMENT ON COLUMN "_etl_rejects"."seen_at" IS 'When it was last rejected.';

@@ -55,9 +55,9 @@ export const etlRejects = defineTable({
   doc: 'Dead letters: API items that could not be turned into rows, kept with the reason.',
   columns: {
     stream: text.doc('Stream that rejected the item.'),
-    reject_id: text.doc('sha256 (hex) of endpoint, params and raw: replays do not duplicate rejects.'),
+    reject_id: text.doc('sha256 (hex) of endpoint and raw: an item read again (replay, page edge, overlap) is one reject, with the params of its last read.'),
     endpoint: text.doc('API path that returned the item, e.g. /api/v3/transactions.'),
-    params: json.doc('Query parameters of the request.'),
+    params: json.doc('The request: the page (from, to, limit, offset) and the stream filters.'),
     raw: text.doc('The item as received (JSON text).'),
     reason: text.doc('Why it was rejected (validation message).'),
     seen_at: timestamptz.doc('When it was last rejected.'),

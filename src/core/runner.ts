@@ -144,7 +144,7 @@ function toBatch(job: StreamJob, page: Page<unknown>): { rows: Map<string, Row[]
     }
   }
   add(addressesTable.name, addressRows(page.addressBook));
-  const params = JSON.stringify({ filters: job.filters ?? null });
+  const params = JSON.stringify({ ...page.request, filters: job.filters ?? null });
   const rejects = page.rejects.map((r) => ({ endpoint: job.stream.endpoint, params, raw: JSON.stringify(r.raw), reason: r.reason }));
   return { rows, rejects, count };
 }

@@ -57,7 +57,7 @@ export function planBatch(opened: ReadonlyMap<string, AnyTable>, batch: CommitBa
   if (batch.rejects !== undefined && batch.rejects.length > 0) {
     const rows = batch.rejects.map((reject) => ({
       stream: batch.stream,
-      reject_id: rejectId(reject.endpoint, reject.params, reject.raw),
+      reject_id: rejectId(reject.endpoint, reject.raw),
       ...reject,
       seen_at: now,
     }));
@@ -128,7 +128,7 @@ export function keyString(row: Row, columns: readonly string[]): string {
   }));
 }
 
-/** Stable id of a reject, so that replays upsert instead of duplicating it. */
-export function rejectId(endpoint: string, params: string, raw: string): string {
-  return createHash('sha256').update(JSON.stringify([endpoint, params, raw])).digest('hex');
+/** Stable id of a reject: the same item read again (a replay, a page edge, an overlap re-scan) upserts instead of duplicating it. */
+export function rejectId(endpoint: string, raw: string): string {
+  return createHash('sha256').update(JSON.stringify([endpoint, raw])).digest('hex');
 }

@@ -15,6 +15,7 @@ import { decodeCheckpoint } from '../../src/core/checkpoint.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { AnyTable, RowOf } from '../../src/core/table.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
+import type { FaultProfile } from '../../src/devnet/http/faults.js';
 import { RenderContext } from '../../src/devnet/render/context.js';
 import type { TruthDataset } from '../../src/devnet/truth.js';
 import { readRows } from '../../src/load/duckdb-read.js';
@@ -56,6 +57,8 @@ export interface TestDevnetOptions {
   readonly classifyDelay?: number;
   /** @default 0 */
   readonly latencyMs?: number;
+  /** @default none */
+  readonly faults?: FaultProfile;
 }
 
 /** A devnet that counts the requests it has answered, so tests can act at a point of a run. */
@@ -77,6 +80,7 @@ export async function startTestDevnet(options: TestDevnetOptions): Promise<TestD
     keyRps: 1000,
     classifyDelay: options.classifyDelay,
     latencyMs: options.latencyMs,
+    faults: options.faults,
     onRequest: () => {
       served += 1;
       for (const waiter of waiters.filter((w) => w.count <= served)) {
@@ -274,6 +278,8 @@ export function tipPositionOf(tip: McBlock, stream: StreamDefinition): bigint {
 // Expected rows
 
 interface TruthEntry {
+  /** The item as the devnet renders it. */
+  readonly raw: unknown;
   readonly position: bigint;
   readonly rows: ReadonlyMap<string, readonly Row[]>;
 }
@@ -291,19 +297,30 @@ function truthEntries(devnet: Devnet, stream: StreamDefinition): TruthEntry[] {
   if (index === undefined || index.steps !== steps) truthIndexes.set(devnet, (index = { steps, streams: new Map() }));
   let entries = index.streams.get(stream.name);
   if (entries === undefined) {
-    const { ok, rejects } = parseItems(stream.item, devnet.truth(DATASET[stream.name]!));
+    const raw = devnet.truth(DATASET[stream.name]!);
+    const { ok, rejects } = parseItems(stream.item, raw);
     if (rejects.length > 0) throw new Error(`${stream.name}: ${rejects.length} truth items do not parse: ${rejects[0]!.reason}`);
-    entries = ok.map((item) => ({ position: stream.position(item), rows: stream.toRows(item) }));
+    entries = ok.map((item, index) => ({ raw: raw[index], position: stream.position(item), rows: stream.toRows(item) }));
     index.streams.set(stream.name, entries);
   }
   return entries;
 }
 
-/** Truth items of a stream whose position lies in `bounds`, through the stream's `toRows`: rows per table. */
-export function expectedStreamRows(devnet: Devnet, stream: StreamDefinition, bounds: Bounds): Map<string, Row[]> {
+/** Truth items of a stream in `bounds`, as the devnet renders them. */
+export function truthItems(devnet: Devnet, stream: StreamDefinition, bounds: Bounds): unknown[] {
+  return truthEntries(devnet, stream)
+    .filter((entry) => entry.position >= bounds.from && entry.position <= bounds.to)
+    .map((entry) => entry.raw);
+}
+
+/**
+ * Truth items of a stream whose position lies in `bounds` (and that `keep` keeps), through the
+ * stream's `toRows`: rows per table.
+ */
+export function expectedStreamRows(devnet: Devnet, stream: StreamDefinition, bounds: Bounds, keep: (raw: unknown) => boolean = () => true): Map<string, Row[]> {
   const rows = new Map<string, Row[]>(stream.tables.map((table) => [table.name, []]));
   for (const entry of truthEntries(devnet, stream)) {
-    if (entry.position < bounds.from || entry.position > bounds.to) continue;
+    if (entry.position < bounds.from || entry.position > bounds.to || !keep(entry.raw)) continue;
     for (const [name, tableRows] of entry.rows) {
       const list = rows.get(name);
       if (list === undefined) throw new Error(`toRows returned rows for ${name}, which is not a table of ${stream.name}`);
@@ -314,9 +331,9 @@ export function expectedStreamRows(devnet: Devnet, stream: StreamDefinition, bou
 }
 
 /** Every data table (but addresses) of the four streams, each stream restricted to its bounds. */
-export function expectedWarehouse(devnet: Devnet, boundsOf: (stream: StreamDefinition) => Bounds): Map<string, Row[]> {
+export function expectedWarehouse(devnet: Devnet, boundsOf: (stream: StreamDefinition) => Bounds, keep?: (raw: unknown) => boolean): Map<string, Row[]> {
   const all = new Map<string, Row[]>();
-  for (const stream of streams) for (const [table, rows] of expectedStreamRows(devnet, stream, boundsOf(stream))) all.set(table, rows);
+  for (const stream of streams) for (const [table, rows] of expectedStreamRows(devnet, stream, boundsOf(stream), keep)) all.set(table, rows);
   return all;
 }
 
@@ -427,6 +444,7 @@ export const NO_MISMATCH = { missing: 0, extra: 0, changed: 0, duplicates: 0 } a
 // Reading a warehouse back
 
 export type RunRow = RowOf<typeof etlRuns>;
+export type RejectRow = RowOf<typeof etlRejects>;
 
 export interface ParquetFiles {
   /** Data files on disk under the table folders (`.parquet` and `.tmp`), relative to the root. */
@@ -447,6 +465,7 @@ export interface Snapshot {
   readonly checkpoints: ReadonlyMap<string, bigint>;
   readonly runs: readonly RunRow[];
   readonly rejects: number;
+  readonly rejectRows: readonly RejectRow[];
 }
 
 export interface WarehouseReader {
@@ -505,7 +524,8 @@ export async function readWarehouse(kind: SinkKind, path: string, options: ReadO
     const tables = new Map<string, Row[]>();
     for (const table of dataTables) tables.set(table.name, await read(table));
     const runs = (await read(etlRuns)) as RunRow[];
-    const rejects = (await read(etlRejects)).length;
+    const rejectRows = (await read(etlRejects)) as RejectRow[];
+    const rejects = rejectRows.length;
     if (kind === 'duckdb') {
       const checkpoints = new Map<string, bigint>();
       if (!options.partial || present.has('_etl_checkpoints')) {
@@ -513,7 +533,7 @@ export async function readWarehouse(kind: SinkKind, path: string, options: ReadO
           checkpoints.set(String(row.stream), decodeCheckpoint(String(row.position)));
         }
       }
-      return { kind, tables, checkpoints, runs, rejects };
+      return { kind, tables, checkpoints, runs, rejects, rejectRows };
     }
     const checkpoints = new Map(Object.entries(manifest!.checkpoints).map(([key, value]) => [key, decodeCheckpoint(value.position)]));
     const onDisk = await dataFilesOnDisk(path);
@@ -523,7 +543,7 @@ export async function readWarehouse(kind: SinkKind, path: string, options: ReadO
       glob!.set(table.name, any ? await read(table, reader.relation(table.name)) : []);
     }
     const listed = Object.values(manifest!.tables).flatMap((entry) => entry.files.map((file) => file.path));
-    return { kind, tables, glob, files: { onDisk, listed }, manifest, checkpoints, runs, rejects };
+    return { kind, tables, glob, files: { onDisk, listed }, manifest, checkpoints, runs, rejects, rejectRows };
   } finally {
     reader.close();
   }

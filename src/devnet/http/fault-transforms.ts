@@ -1,5 +1,13 @@
+import { createHash } from 'node:crypto';
 export const UNKNOWN_FIELD = 'x_devnet_extra';
 export const UNKNOWN_ENUM = 'unknown_3';
+/** What an invalid item carries in place of its logical time. */
+export const INVALID_VALUE = 'not-a-number';
+
+/** Fields that identify a list item of the streams' endpoints, in the order they are looked for. */
+const IDENTITY_FIELDS = ['hash', 'transaction_hash', 'action_id', 'tx_hash'] as const;
+/** Fields an invalid item has broken: the first one present (every stream validates its lt or time). */
+const BROKEN_FIELDS = ['lt', 'transaction_lt', 'trace_end_lt', 'tx_lt'] as const;
 
 type JsonObject = Record<string, unknown>;
 
@@ -18,6 +26,32 @@ export function withUnknownFields(payload: unknown): unknown {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(payload)) out[k] = Array.isArray(v) ? v.map(tag) : v;
   return tag(out);
+}
+
+/** The identity `invalidItems` decides by: the first identity field the item has, if any. */
+export function itemIdentity(item: unknown): string | undefined {
+  if (!isObject(item)) return undefined;
+  const field = IDENTITY_FIELDS.find((name) => typeof item[name] === 'string');
+  return field === undefined ? undefined : (item[field] as string);
+}
+
+/** Whether `invalidItems: fraction` breaks this item: a stable hash of its identity, below the fraction. */
+export function isInvalidItem(item: unknown, fraction: number): boolean {
+  const identity = itemIdentity(item);
+  return identity !== undefined && createHash('sha256').update(identity).digest().readUInt32BE(0) / 2 ** 32 < fraction;
+}
+
+/** Breaks the lt (or time) of the items `isInvalidItem` picks, in every top-level array of the payload. */
+export function withInvalidItems(payload: unknown, fraction: number): unknown {
+  if (!isObject(payload)) return payload;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(payload)) out[k] = Array.isArray(v) ? v.map((item) => (isInvalidItem(item, fraction) ? broken(item as JsonObject) : item)) : v;
+  return out;
+}
+
+function broken(item: JsonObject): JsonObject {
+  const field = BROKEN_FIELDS.find((name) => name in item);
+  return field === undefined ? item : { ...item, [field]: INVALID_VALUE };
 }
 
 /** Replaces every `finality` value, at any depth, with an enum value no client knows. */

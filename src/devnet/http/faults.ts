@@ -23,6 +23,11 @@ export const faultProfileSchema = z.strictObject({
   unknownFields: rate.optional(),
   /** Replace every `finality` value with `unknown_3`. */
   unknownEnum: rate.optional(),
+  /**
+   * Fraction of list items (chosen by their identity: hash, transaction_hash, action_id or tx_hash)
+   * that the service always sends with a broken field, the same items on every request: dead letters.
+   */
+  invalidItems: rate.optional(),
   /** Log-normal extra latency per request. */
   latency: z
     .strictObject({ medianMs: z.number().positive(), p99Ms: z.number().positive() })

@@ -6,7 +6,7 @@ import { checkAccess, type AccessPolicy } from './auth.js';
 import { isJsonRpc, jsonRpcId, matchRoute, resolveCall } from './dispatch.js';
 import { failureBody, successBody, withJsonRpc } from './envelope.js';
 import { FaultInjector, NO_FAULTS, type FaultKind, type FaultPlan } from './fault-plan.js';
-import { faultText, malformJson, withUnknownEnum, withUnknownFields } from './fault-transforms.js';
+import { faultText, malformJson, withInvalidItems, withUnknownEnum, withUnknownFields } from './fault-transforms.js';
 import type { FaultProfile } from './faults.js';
 import { headerKey, readJsonBody, sendJson } from './http-io.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -105,6 +105,7 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
         return fail(new ApiError(plan.rejectStatus, faultText(plan.rejectStatus)), kind);
       }
       let payload = await call.handler(call.request);
+      if (opts.faults?.invalidItems !== undefined) payload = withInvalidItems(payload, opts.faults.invalidItems);
       if (plan.unknownFields) payload = withUnknownFields(payload);
       if (plan.unknownEnum) payload = withUnknownEnum(payload);
       const extra = `${(now() / 1000).toFixed(3)}:0:${++sequence}`;

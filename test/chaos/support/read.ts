@@ -10,7 +10,7 @@ import { readRows } from '../../../src/load/duckdb-read.js';
 import { readManifest } from '../../../src/load/parquet-manifest.js';
 import type { Row } from '../../../src/load/sink.js';
 import { dataTables } from '../../../src/streams/index.js';
-import { dataFilesOnDisk, openWarehouse, readWarehouse, type RunRow, type SinkKind, type Snapshot } from '../../support/etl.js';
+import { dataFilesOnDisk, openWarehouse, readWarehouse, type RejectRow, type RunRow, type SinkKind, type Snapshot } from '../../support/etl.js';
 
 export async function readCommitted(kind: SinkKind, path: string): Promise<Snapshot> {
   if (kind === 'duckdb') return readWarehouse(kind, path, { partial: true });
@@ -18,17 +18,18 @@ export async function readCommitted(kind: SinkKind, path: string): Promise<Snaps
   const onDisk = await dataFilesOnDisk(path);
   if (manifest === undefined) {
     const tables = new Map<string, Row[]>(dataTables.map((table) => [table.name, []]));
-    return { kind, tables, files: { onDisk, listed: [] }, checkpoints: new Map(), runs: [], rejects: 0 };
+    return { kind, tables, files: { onDisk, listed: [] }, checkpoints: new Map(), runs: [], rejects: 0, rejectRows: [] };
   }
   const reader = await openWarehouse(kind, path);
   try {
     const tables = new Map<string, Row[]>();
     for (const table of dataTables) tables.set(table.name, await readRows(reader.connection, table));
     const runs = (await readRows(reader.connection, etlRuns)) as RunRow[];
-    const rejects = (await readRows(reader.connection, etlRejects)).length;
+    const rejectRows = (await readRows(reader.connection, etlRejects)) as RejectRow[];
+    const rejects = rejectRows.length;
     const checkpoints = new Map(Object.entries(manifest.checkpoints).map(([key, value]) => [key, decodeCheckpoint(value.position)]));
     const listed = Object.values(manifest.tables).flatMap((entry) => entry.files.map((file) => file.path));
-    return { kind, tables, files: { onDisk, listed }, manifest, checkpoints, runs, rejects };
+    return { kind, tables, files: { onDisk, listed }, manifest, checkpoints, runs, rejects, rejectRows };
   } finally {
     reader.close();
   }

@@ -1,0 +1,140 @@
+/**
+ * Dead letters end to end, for both sinks: the devnet always sends 2% of its items (chosen by
+ * identity) with a broken lt (`invalidItems`). Every item of the synced range ends up in exactly one
+ * place: its table (the valid ones, equal to the truth) or `_etl_rejects` (the broken ones, once
+ * each, with the raw JSON, endpoint, parameters and reason), and stays so after a second sync that
+ * re-reads the actions overlap. `sync --strict` fails on the first broken item instead.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StreamDefinition } from '../../src/core/stream.js';
+import { INVALID_VALUE, isInvalidItem, itemIdentity } from '../../src/devnet/http/fault-transforms.js';
+import { streams } from '../../src/streams/index.js';
+import { ensureBuilt } from '../support/build.js';
+import {
+  FIRST_MC,
+  NO_MISMATCH,
+  describeDiff,
+  describeResult,
+  diffWarehouse,
+  expectedWarehouse,
+  makeWorkspace,
+  mcBlock,
+  messageLines,
+  mismatch,
+  positionAt,
+  readWarehouse,
+  runCli,
+  startTestDevnet,
+  truthItems,
+  type Bounds,
+  type SinkKind,
+  type Snapshot,
+  type TestDevnet,
+  type Workspace,
+} from '../support/etl.js';
+
+const INVALID_FRACTION = 0.02;
+
+let devnet: TestDevnet;
+let work: Workspace;
+
+beforeAll(async () => {
+  ensureBuilt();
+  devnet = await startTestDevnet({ seed: 5151, blocks: 120, faults: { invalidItems: INVALID_FRACTION } });
+  work = await makeWorkspace('rejects');
+});
+
+afterAll(async () => {
+  await devnet?.close();
+  await work?.remove();
+});
+
+const invalid = (raw: unknown): boolean => isInvalidItem(raw, INVALID_FRACTION);
+
+/** From the pipeline's first block up to each stream's checkpoint (empty without one). */
+const syncedBounds =
+  (snapshot: Snapshot) =>
+  (stream: StreamDefinition): Bounds => {
+    const from = positionAt(mcBlock(devnet, FIRST_MC), stream);
+    return { from, to: snapshot.checkpoints.get(stream.name) ?? from - 1n };
+  };
+
+/** Identities of the stream's items in each place: its main table, and the rejects (parsed from their raw JSON). */
+function placesOf(snapshot: Snapshot, stream: StreamDefinition): { table: string[]; rejects: string[] } {
+  const main = stream.tables[0]!;
+  const identityColumn = main.name === 'validator_events' ? 'tx_hash' : main.primaryKey[0]!;
+  return {
+    table: snapshot.tables.get(main.name)!.map((row) => String(row[identityColumn])),
+    rejects: snapshot.rejectRows.filter((row) => row.stream === stream.name).map((row) => itemIdentity(JSON.parse(row.raw))!),
+  };
+}
+
+function expectEveryItemInExactlyOnePlace(snapshot: Snapshot): void {
+  const boundsOf = syncedBounds(snapshot);
+  for (const diff of diffWarehouse(expectedWarehouse(devnet, boundsOf, (raw) => !invalid(raw)), snapshot.tables)) {
+    expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
+  }
+  let rejected = 0;
+  for (const stream of streams) {
+    const items = truthItems(devnet, stream, boundsOf(stream));
+    const broken = items.filter(invalid).map((raw) => itemIdentity(raw)!);
+    const { table, rejects } = placesOf(snapshot, stream);
+    // Validator events share their identity (tx_hash) within a transaction: compare multisets.
+    expect([...rejects].sort(), `${stream.name}: rejects are the broken items, once each`).toEqual([...broken].sort());
+    const inTable = new Set(table);
+    expect(rejects.filter((identity) => inTable.has(identity)), `${stream.name}: in the table and the rejects`).toEqual([]);
+    expect(table.length + rejects.length, `${stream.name}: items in one place or the other`).toBe(items.length);
+    rejected += broken.length;
+  }
+  expect(rejected, 'the scenario breaks items of the range').toBeGreaterThan(10);
+  for (const reject of snapshot.rejectRows) {
+    const stream = streams.find((candidate) => candidate.name === reject.stream)!;
+    expect(reject.endpoint).toBe(stream.endpoint);
+    expect(JSON.stringify(JSON.parse(reject.raw))).toContain(`"${INVALID_VALUE}"`);
+    expect(reject.reason, reject.raw).not.toBe('');
+    expect(Object.keys(JSON.parse(reject.params) as object).sort()).toEqual(['filters', 'from', 'limit', 'offset', 'to']);
+  }
+}
+
+describe.each<SinkKind>(['duckdb', 'parquet'])('broken items into %s', (kind) => {
+  it('every item lands in its table or in _etl_rejects, exactly once, through two syncs; status counts the rejects', async () => {
+    const sinkPath = work.sinkPath(kind, 'rejects');
+    const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, name: `rejects-${kind}.yaml` });
+    const first = await runCli(['sync', pipeline], { cwd: work.dir });
+    expect(first.code, describeResult(first)).toBe(0);
+    const afterFirst = await readWarehouse(kind, sinkPath);
+    expectEveryItemInExactlyOnePlace(afterFirst);
+
+    devnet.grow(20);
+    const second = await runCli(['sync', pipeline], { cwd: work.dir });
+    expect(second.code, describeResult(second)).toBe(0);
+    const afterSecond = await readWarehouse(kind, sinkPath);
+    expectEveryItemInExactlyOnePlace(afterSecond);
+    expect(afterSecond.rejects).toBeGreaterThan(afterFirst.rejects);
+
+    const status = await runCli(['status', pipeline, '--json'], { cwd: work.dir });
+    expect(status.code, describeResult(status)).toBe(0);
+    expect((JSON.parse(status.stdout) as { rejects: number }).rejects).toBe(afterSecond.rejects);
+  });
+});
+
+describe('sync --strict', () => {
+  it('exits 1 on the first broken item, naming it and the way out, and commits nothing of that page', async () => {
+    const sinkPath = work.sinkPath('duckdb', 'strict');
+    const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, name: 'strict.yaml' });
+    const result = await runCli(['sync', pipeline, '--strict'], { cwd: work.dir });
+    expect(result.code, describeResult(result)).toBe(1);
+    const lines = messageLines(result.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^chain-etl: \d+ item\(s\) from \/api\/v3\/[a-z/]+ failed validation \(first: .+\); run without --strict to keep them in _etl_rejects and load the rest$/,
+    );
+    const snapshot = await readWarehouse('duckdb', sinkPath);
+    expect(snapshot.rejects).toBe(0);
+    expect(snapshot.runs.map((run) => run.status)).toEqual(['failed']);
+    // What was committed before the failure is still a consistent prefix of the valid truth.
+    for (const diff of diffWarehouse(expectedWarehouse(devnet, syncedBounds(snapshot), (raw) => !invalid(raw)), snapshot.tables)) {
+      expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
+    }
+  });
+});
