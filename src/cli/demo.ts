@@ -5,7 +5,6 @@
  */
 import type { CommandModule } from 'yargs';
 import { randomBytes } from 'node:crypto';
-import { startDevnet } from '../devnet/index.js';
 import { createLogger } from '../core/logger.js';
 import { planSync } from '../core/plan.js';
 import { openSession, warehouseTables } from './session.js';
@@ -31,6 +30,7 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
   handler: async (args) => {
     const key = randomBytes(16).toString('hex');
     process.env[DEMO_KEY_ENV] = key;
+    const { startDevnet } = await import('../devnet/index.js');
     const devnet = await startDevnet({ seed: 7, blocks: args.blocks, keys: new Map([[key, 'mainnet']]), keyRps: 1000 });
     const logger = createLogger('warn');
     const interrupt = interruptSignal();

@@ -1,7 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { startDevnet, buildDevnetApi, DEVNET_DEFAULTS } from '../devnet/index.js';
-import { truthRows, TRUTH_DATASETS, type TruthDataset } from '../devnet/truth.js';
-import { loadFaultProfile } from '../devnet/http/faults.js';
+import { DEVNET_DEFAULTS, TRUTH_DATASETS, type TruthDataset } from '../devnet/defaults.js';
 import { ConfigError } from '../core/errors.js';
 import type { Network } from '../devnet/render/context.js';
 
@@ -48,6 +46,9 @@ const serve: CommandModule<object, ServeArgs> = {
       'replica-lag': { type: 'number', default: 0, describe: 'every other v3 request is answered by a replica N masterchain blocks behind' },
     }) as never,
   handler: async (args) => {
+    // Loaded here: generating a chain needs modules the other commands never use.
+    const { startDevnet } = await import('../devnet/index.js');
+    const { loadFaultProfile } = await import('../devnet/http/faults.js');
     const devnet = await startDevnet({
       seed: args.seed,
       blocks: positive('--blocks', args.blocks),
@@ -88,6 +89,8 @@ const truth: CommandModule<object, TruthArgs> = {
       dataset: { choices: TRUTH_DATASETS, demandOption: true, describe: 'which objects' },
     }) as never,
   handler: async (args) => {
+    const { buildDevnetApi } = await import('../devnet/index.js');
+    const { truthRows } = await import('../devnet/truth.js');
     const api = buildDevnetApi({ seed: args.seed, blocks: positive('--blocks', args.blocks), network: args.network, indexerLag: args['indexer-lag'], classifyDelay: args['classify-delay'] });
     const out: string[] = [];
     for (const row of truthRows(api, args.dataset)) out.push(JSON.stringify(row));

@@ -9,7 +9,7 @@ import type { V3Api } from '../api/v3.js';
 import type { Sink, Row, RejectInput } from '../load/sink.js';
 import type { StreamDefinition } from './stream.js';
 import { pageWindow, type Page } from '../extract/position-pager.js';
-import { splitWindows } from '../extract/windows.js';
+import { splitWindows, type Window } from '../extract/windows.js';
 import { CheckpointTracker } from '../extract/checkpoint-tracker.js';
 import { addressesTable, addressRows } from '../streams/addresses.js';
 import { encodeCheckpoint } from './checkpoint.js';
@@ -77,22 +77,31 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
   const failed = new AbortController();
   const signal = options.signal === undefined ? failed.signal : AbortSignal.any([options.signal, failed.signal]);
 
+  const pageLimit = options.pageLimit ?? 1000;
   for (const job of jobs) {
-    const windows = splitWindows(job.from, job.to, options.concurrency * 4, MIN_WINDOW[job.stream.axis]);
-    const tracker = new CheckpointTracker(windows, job.committed);
+    const tracker = new CheckpointTracker([], job.committed);
     const result = { rows: 0, pages: 0, rejects: 0, checkpoint: tracker.position() };
     results.set(job.checkpointKey, result);
     const report = (): void =>
       options.onProgress?.({ stream: job.stream.name, from: job.from, to: job.to, checkpoint: result.checkpoint, rows: result.rows });
     report();
-    if (windows.length === 0 && job.stored !== job.committed) {
-      tasks.push(serialize(() => options.sink.commit({ stream: job.checkpointKey, rows: new Map(), checkpoint: encodeCheckpoint(job.committed) })));
+    if (job.from > job.to) {
+      if (job.stored !== job.committed) {
+        tasks.push(serialize(() => options.sink.commit({ stream: job.checkpointKey, rows: new Map(), checkpoint: encodeCheckpoint(job.committed) })));
+      }
+      continue;
     }
-    windows.forEach((window, index) => {
+    /**
+     * Fetches one window page by page. The first window is the whole range: when its first page is
+     * the last (a cron run near the tip), one request did it; otherwise the rest is split into
+     * windows fetched concurrently.
+     */
+    const fetchWindow = (window: Window, scout: boolean): void => {
+      const index = tracker.add(window);
       tasks.push(
         queue.add(async () => {
           signal.throwIfAborted();
-          const pages = pageWindow(job.stream, options.api, job.filters, { ...window, limit: options.pageLimit ?? 1000, signal });
+          const pages = pageWindow(job.stream, options.api, job.filters, { ...window, limit: pageLimit, signal });
           for await (const page of pages) {
             signal.throwIfAborted();
             const batch = toBatch(job, page);
@@ -106,15 +115,24 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
               result.checkpoint = checkpoint;
               report();
             });
+            if (scout && !page.last) {
+              tracker.endAt(index, page.through);
+              for (const rest of splitWindows(page.through + 1n, window.to, options.concurrency * 4, MIN_WINDOW[job.stream.axis])) fetchWindow(rest, false);
+              return;
+            }
           }
         }).catch((error: unknown) => {
           if (!failed.signal.aborted) failed.abort(error);
           throw error;
         }),
       );
-    });
+    };
+    fetchWindow({ from: job.from, to: job.to }, true);
   }
-  const settled = await Promise.allSettled(tasks);
+  // Windows add windows while they run: wait until no task is left unsettled.
+  let settled: PromiseSettledResult<void>[];
+  do settled = await Promise.allSettled(tasks);
+  while (settled.length < tasks.length);
   await commits;
   if (options.signal?.aborted) throw options.signal.reason;
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');

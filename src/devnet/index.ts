@@ -9,6 +9,7 @@ import { createDevnetServer, type RequestInfo } from './http/server.js';
 import type { FaultProfile } from './http/faults.js';
 import { devnetRoutes } from './api/routes.js';
 import { truthRows, type TruthDataset } from './truth.js';
+import { DEVNET_DEFAULTS } from './defaults.js';
 import type { DevnetApi } from './api/context.js';
 import type { Handler, RouteTable } from './http/types.js';
 import { reclassifyTraces } from './chain/reclassify.js';
@@ -59,7 +60,7 @@ export interface Devnet {
   close(): Promise<void>;
 }
 
-export const DEVNET_DEFAULTS = { seed: 7, blocks: 2000, indexerLag: 0, classifyDelay: 2 } as const;
+export { DEVNET_DEFAULTS };
 
 export function buildDevnetApi(opts: Pick<DevnetOptions, 'seed' | 'blocks' | 'network' | 'indexerLag' | 'classifyDelay'>): DevnetApi & { generator: Generator } {
   const seed = opts.seed ?? DEVNET_DEFAULTS.seed;

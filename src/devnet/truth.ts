@@ -10,18 +10,9 @@ import { renderAction } from './render/action.js';
 import { renderJettonBurn, renderJettonTransfer, renderNftTransfer, renderValidatorEvent } from './render/records.js';
 import { renderBlock } from './render/block.js';
 import { BLOCKS_PER_STEP } from './chain/chain.js';
+import type { TruthDataset } from './defaults.js';
 
-export const TRUTH_DATASETS = [
-  'transactions',
-  'actions',
-  'jetton_transfers',
-  'jetton_burns',
-  'nft_transfers',
-  'validator_events',
-  'blocks',
-] as const;
-
-export type TruthDataset = (typeof TRUTH_DATASETS)[number];
+export { TRUTH_DATASETS, type TruthDataset } from './defaults.js';
 
 export function truthRows(api: DevnetApi, dataset: TruthDataset): Record<string, unknown>[] {
   const chain = api.view.chain;

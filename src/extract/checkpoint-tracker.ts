@@ -2,30 +2,43 @@ import type { Window } from './windows.js';
 
 /**
  * The committed position of a stream while its windows finish out of order: everything up to the
- * returned position is committed; it never passes a window still in flight (D4).
+ * returned position is committed; it never passes a window still in flight (D4). Windows are
+ * consecutive in the order they are added; a window may be ended early and its rest handed to
+ * windows added after it.
  */
 export class CheckpointTracker {
-  private readonly through: bigint[];
+  readonly #windows: { from: bigint; to: bigint; through: bigint }[] = [];
 
   /** `floor`: the position already committed before this run (never moved backwards). */
   constructor(
-    private readonly windows: readonly Window[],
+    windows: readonly Window[],
     private readonly floor: bigint,
   ) {
-    this.through = windows.map((w) => w.from - 1n);
+    for (const window of windows) this.add(window);
+  }
+
+  /** Adds the window that follows the last one; returns its index. */
+  add(window: Window): number {
+    return this.#windows.push({ from: window.from, to: window.to, through: window.from - 1n }) - 1;
+  }
+
+  /** Ends window `index` at `to` (it has committed that far): windows added next cover the rest. */
+  endAt(index: number, to: bigint): void {
+    this.#windows[index]!.to = to;
   }
 
   /** Records that window `index` is committed up to `position`; returns the stream's checkpoint. */
   advance(index: number, position: bigint): bigint {
-    if (position > this.through[index]!) this.through[index] = position;
+    const window = this.#windows[index]!;
+    if (position > window.through) window.through = position;
     return this.position();
   }
 
   position(): bigint {
-    let reached = this.windows.length === 0 ? this.floor : this.windows[0]!.from - 1n;
-    for (let i = 0; i < this.windows.length; i++) {
-      reached = this.through[i]!;
-      if (reached < this.windows[i]!.to) break;
+    let reached = this.#windows[0] === undefined ? this.floor : this.#windows[0].from - 1n;
+    for (const window of this.#windows) {
+      reached = window.through;
+      if (reached < window.to) break;
     }
     return reached > this.floor ? reached : this.floor;
   }

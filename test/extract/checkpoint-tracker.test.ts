@@ -45,3 +45,17 @@ describe('CheckpointTracker', () => {
     expect(tracker.advance(1, 20n)).toBe(20n);
   });
 });
+
+describe('CheckpointTracker with a window ended early', () => {
+  it('hands the rest of a window to the windows added after it', () => {
+    const tracker = new CheckpointTracker([{ from: 1n, to: 30n }], 0n);
+    expect(tracker.advance(0, 8n)).toBe(8n);
+    tracker.endAt(0, 8n);
+    expect(tracker.position()).toBe(8n);
+    const second = tracker.add({ from: 9n, to: 19n });
+    const third = tracker.add({ from: 20n, to: 30n });
+    expect(tracker.advance(third, 30n)).toBe(8n);
+    expect(tracker.advance(second, 15n)).toBe(15n);
+    expect(tracker.advance(second, 19n)).toBe(30n);
+  });
+});

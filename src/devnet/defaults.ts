@@ -1,0 +1,15 @@
+/** What the devnet command line needs before anything is generated: defaults and dataset names. */
+
+export const DEVNET_DEFAULTS = { seed: 7, blocks: 2000, indexerLag: 0, classifyDelay: 2 } as const;
+
+export const TRUTH_DATASETS = [
+  'transactions',
+  'actions',
+  'jetton_transfers',
+  'jetton_burns',
+  'nft_transfers',
+  'validator_events',
+  'blocks',
+] as const;
+
+export type TruthDataset = (typeof TRUTH_DATASETS)[number];
