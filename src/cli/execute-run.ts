@@ -43,7 +43,8 @@ export async function executeRun(
   await record('running', null);
   const progress = new ProgressReporter(session.logger, process.stderr.isTTY ? process.stderr : undefined);
   try {
-    const tip = await session.landmarks.settledTip(session.pipeline.lag.mcBlocks, signal);
+    const reach = session.streams.some(({ stream }) => stream.rescansOverlap) ? session.pipeline.actionsOverlap.mcBlocks : 0;
+    const tip = await session.landmarks.settledTip(session.pipeline.lag.mcBlocks, { signal, reach });
     const jobs = await plan({ landmarks: session.landmarks, tip, readCheckpoint: (key) => session.sink.readCheckpoint(key), signal });
     const results = await runJobs(
       { api: session.v3, sink: session.sink, logger: session.logger, concurrency: session.pipeline.rate.concurrency, signal, strict, onProgress: progress.update },

@@ -98,8 +98,8 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
      */
     const fetchWindow = (window: Window, scout: boolean): void => {
       const index = tracker.add(window);
-      tasks.push(
-        queue.add(async () => {
+      const task = queue
+        .add(async () => {
           signal.throwIfAborted();
           const pages = pageWindow(job.stream, options.api, job.filters, { ...window, limit: pageLimit, signal });
           for await (const page of pages) {
@@ -121,11 +121,14 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
               return;
             }
           }
-        }).catch((error: unknown) => {
+        })
+        .catch((error: unknown) => {
           if (!failed.signal.aborted) failed.abort(error);
           throw error;
-        }),
-      );
+        });
+      // Settled below, possibly after it fails: not an unhandled rejection meanwhile.
+      task.catch(() => undefined);
+      tasks.push(task);
     };
     fetchWindow({ from: job.from, to: job.to }, true);
   }

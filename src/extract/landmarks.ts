@@ -27,19 +27,34 @@ const blockSchema = looseObject({
 });
 const blocksSchema = looseObject({ blocks: z.array(blockSchema) });
 
+/** Items one request may ask for. */
+const MAX_LIMIT = 1000;
+
 export class Landmarks {
+  /** Masterchain blocks read with the settled tip, by seqno: lookups among them cost no request. */
+  readonly #recent = new Map<number, Landmark>();
+
   constructor(
     private readonly http: ApiClient,
     private readonly v3: V3Api,
   ) {}
 
-  /** The run's frozen upper bound: the indexed head minus `lag` masterchain blocks. */
-  async settledTip(lag: number, signal?: AbortSignal): Promise<Landmark> {
+  /**
+   * The run's frozen upper bound: the indexed head minus `lag` masterchain blocks. The same request
+   * also reads the `reach` blocks below the tip (e.g. the actions overlap), for later lookups.
+   */
+  async settledTip(lag: number, options: { readonly signal?: AbortSignal; readonly reach?: number } = {}): Promise<Landmark> {
+    const { signal } = options;
     const info = await this.v3.masterchainInfo({ signal });
     const seqno = info.last.seqno - lag;
-    // Looked up even with lag 0: a second answer that lacks the block the first named as its head
-    // comes from another replica behind the load balancer, out of step by more than the lag.
-    const found = await this.first({ ...MASTERCHAIN, seqno }, signal);
+    // Read even with lag 0, bounded by the head's start_lt: a second answer that lacks the block the
+    // first named as its head comes from another replica behind the load balancer, out of step by
+    // more than the lag.
+    const limit = Math.min(MAX_LIMIT, lag + 1 + (options.reach ?? 0));
+    for (const block of await this.blocks({ ...MASTERCHAIN, end_lt: info.last.start_lt, sort: 'desc', limit }, signal)) {
+      this.#recent.set(block.seqno, block);
+    }
+    const found = this.#recent.get(seqno);
     if (found === undefined) {
       throw new ApiContractError(
         `the index reports masterchain block ${info.last.seqno} as its newest, but /api/v3/blocks does not show block ${seqno} (lag.mc_blocks ${lag} below it): ` +
@@ -51,14 +66,14 @@ export class Landmarks {
   }
 
   async bySeqno(seqno: number, signal?: AbortSignal): Promise<Landmark> {
-    const found = await this.first({ ...MASTERCHAIN, seqno }, signal);
+    const found = this.#recent.get(seqno) ?? (await this.first({ ...MASTERCHAIN, seqno }, signal));
     if (found === undefined) throw new ConfigError(`masterchain block ${seqno} is not indexed by the service: pick a seqno between the first indexed block and the tip`);
     return found;
   }
 
   /** The masterchain block `seqno`, or the first indexed one after it (the service may have pruned old blocks). */
   async atOrAfterSeqno(seqno: number, signal?: AbortSignal): Promise<Landmark | undefined> {
-    return (await this.first({ ...MASTERCHAIN, seqno }, signal)) ?? (await this.first({ ...MASTERCHAIN, sort: 'asc' }, signal));
+    return this.#recent.get(seqno) ?? (await this.first({ ...MASTERCHAIN, seqno }, signal)) ?? (await this.first({ ...MASTERCHAIN, sort: 'asc' }, signal));
   }
 
   /** The first masterchain block generated at or after `utime`; undefined when it is beyond the tip. */
@@ -72,10 +87,13 @@ export class Landmarks {
   }
 
   private async first(params: Record<string, string | number | bigint>, signal?: AbortSignal): Promise<Landmark | undefined> {
-    const body = await this.http.get('/api/v3/blocks', { ...params, limit: 1 }, { signal });
+    return (await this.blocks({ ...params, limit: 1 }, signal))[0];
+  }
+
+  private async blocks(params: Record<string, string | number | bigint>, signal?: AbortSignal): Promise<Landmark[]> {
+    const body = await this.http.get('/api/v3/blocks', params, { signal });
     const parsed = blocksSchema.safeParse(body);
     if (!parsed.success) throw new FatalError(`GET /api/v3/blocks: unexpected response: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    const block = parsed.data.blocks[0];
-    return block === undefined ? undefined : { seqno: block.seqno, startLt: block.start_lt, endLt: block.end_lt, utime: block.gen_utime };
+    return parsed.data.blocks.map((block) => ({ seqno: block.seqno, startLt: block.start_lt, endLt: block.end_lt, utime: block.gen_utime }));
   }
 }

@@ -132,9 +132,9 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
 describe.each<SinkKind>(['duckdb', 'parquet'])('a second writer on a %s warehouse', (kind) => {
   it('exits 3 with a message naming the process holding the lock; the first run finishes unharmed', async () => {
     const sinkPath = work.sinkPath(kind, 'locked');
-    // Two light streams at 3 requests/s: 3 landmarks and 17 pages, so the first run holds the lock for about 6 s.
+    // Two light streams at 1 request/s: 4 landmarks and 2 pages, so the first run holds the lock for about 6 s.
     const light = ['jetton_transfers', 'validator_events'];
-    const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, rate: { rps: 3, concurrency: 4 }, streams: light, name: `locked-${kind}.yaml` });
+    const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, rate: { rps: 1, concurrency: 4 }, streams: light, name: `locked-${kind}.yaml` });
     const lockFile = kind === 'duckdb' ? sinkPath : join(sinkPath, LOCK_FILE);
     const holder = spawnCli(['sync', pipeline], { cwd: work.dir });
     // The warehouse is open (and locked) before the first request.
