@@ -12,7 +12,7 @@
  * machine), and the ETL-alone figure 1 ÷ ETL CPU-seconds per row (one core's worth, the limit of one
  * ETL process whose JS runs on one thread).
  *
- *   node .bench-build/bench/ceiling.js [scale=1]
+ *   node .bench-build/bench/ceiling.js [scale=1] [rps=1,10,25,100]
  */
 import { join } from 'node:path';
 import { defaultConcurrency } from '../src/config/defaults.js';
@@ -127,6 +127,10 @@ export async function measureCeiling(cases: readonly CeilingCase[] = CEILING_CAS
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const scale = Number(process.argv[2] ?? 1);
-  const cases = CEILING_CASES.map((c) => ({ ...c, transactions: Math.round(c.transactions * scale) }));
+  const rates = process.argv[3]?.split(',').map(Number);
+  const cases = CEILING_CASES.filter((c) => rates === undefined || rates.includes(c.rps)).map((c) => ({
+    ...c,
+    transactions: Math.round(c.transactions * scale),
+  }));
   measureCeiling(cases).then((results) => console.log(JSON.stringify(results, null, 2)));
 }

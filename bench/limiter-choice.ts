@@ -42,6 +42,10 @@ const candidates: readonly Candidate[] = [
     make: ({ rps, concurrency }) => queueOf(new PQueue({ concurrency, intervalCap: 1, interval: 1000 / rps })),
   },
   {
+    name: 'p-queue intervalCap=1/(1000/R)ms strict',
+    make: ({ rps, concurrency }) => queueOf(new PQueue({ concurrency, intervalCap: 1, interval: 1000 / rps, strict: true })),
+  },
+  {
     name: 'bottleneck minTime=1000/R',
     make: ({ rps, concurrency }) => bottleneckOf(new Bottleneck({ maxConcurrent: concurrency, minTime: 1000 / rps })),
   },
@@ -114,7 +118,7 @@ async function measure(c: Candidate, s: Scenario): Promise<string> {
   }
   const duringPause = starts.filter((t) => t > pausedFrom + 1 && t < pausedTo - 1).length;
   return [
-    c.name.padEnd(38),
+    c.name.padEnd(40),
     `rps ${achieved.toFixed(2).padStart(7)}`,
     `max/1s ${String(maxPerSecond).padStart(4)}`,
     `min gap ${minGap.toFixed(1).padStart(6)} ms`,

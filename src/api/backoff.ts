@@ -15,3 +15,15 @@ export function backoffDelay(retry: number, options: BackoffOptions, random: () 
   const ceiling = Math.min(options.maxMs, options.baseMs * 2 ** retry);
   return Math.floor(random() * ceiling);
 }
+
+/**
+ * The wait a `Retry-After` header asks for, in ms from `now`: delay-seconds (fractions accepted) or an
+ * HTTP date (a date in the past is 0). Undefined when the header is absent or unreadable.
+ */
+export function retryAfterMs(header: string | null, now: number): number | undefined {
+  if (header === null) return undefined;
+  const value = header.trim();
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
 import { RetryableError } from '../core/errors.js';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, type BackoffOptions } from './backoff.js';
 import {
   ApiNetworkError,
   ApiRequestError,
@@ -108,7 +108,7 @@ export class ApiClient {
     const endpoint = url.pathname;
     for (let retry = 0; ; retry++) {
       try {
-        return await this.#limiter.schedule(() => this.#attempt(url, endpoint, opts), {
+        return await this.#limiter.schedule(() => this.#attempt(url, endpoint, opts, retry), {
           signal: opts.signal,
           priority: retry > 0 ? 1 : 0,
         });
@@ -116,22 +116,23 @@ export class ApiClient {
         opts.signal?.throwIfAborted();
         if (!(err instanceof RetryableError)) throw err;
         if (retry >= this.#maxRetries) throw this.#exhausted(endpoint, retry + 1, err);
-        const delayMs = backoffDelay(retry, this.#backoff, this.#random);
         this.#stats.retries++;
-        this.#log.debug({ endpoint, retry: retry + 1, delay_ms: delayMs, err }, 'retrying request');
         if (err instanceof RateLimitedError) {
-          this.#pauseAll(endpoint, delayMs);
-        } else {
-          await sleep(delayMs, undefined, { signal: opts.signal }).catch((sleepErr: unknown) => {
-            opts.signal?.throwIfAborted();
-            throw sleepErr;
-          });
+          this.#log.debug({ endpoint, retry: retry + 1, err }, 'retrying request after the rate-limit pause');
+          continue;
         }
+        const delayMs = backoffDelay(retry, this.#backoff, this.#random);
+        this.#log.debug({ endpoint, retry: retry + 1, delay_ms: delayMs, err }, 'retrying request');
+        await sleep(delayMs, undefined, { signal: opts.signal }).catch((sleepErr: unknown) => {
+          opts.signal?.throwIfAborted();
+          throw sleepErr;
+        });
       }
     }
   }
 
-  async #attempt(url: URL, endpoint: string, opts: GetOptions): Promise<unknown> {
+  /** `retry`: attempts made before this one. */
+  async #attempt(url: URL, endpoint: string, opts: GetOptions, retry: number): Promise<unknown> {
     this.#stats.requests++;
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const signal = opts.signal === undefined ? timeout : AbortSignal.any([timeout, opts.signal]);
@@ -150,6 +151,8 @@ export class ApiClient {
     }
     this.#stats.bytes += body.byteLength;
     if (response.status >= 200 && response.status < 300) return this.#parse(response, body, endpoint);
+    // Paused before this task settles, so the queue starts nothing between the 429 and the pause.
+    if (response.status === 429) this.#pauseAll(endpoint, this.#rateLimitPauseMs(response.headers, retry));
     throw this.#statusError(response.status, new TextDecoder().decode(body), endpoint);
   }
 
@@ -241,6 +244,16 @@ export class ApiClient {
     if (this.#apiKey === undefined) return `access denied by ${this.baseUrl} (${said})`;
     const source = this.#keySource === undefined ? '' : `, key from ${this.#keySource}`;
     return `Network not allowed: the key was issued for the other network (${said} at ${this.baseUrl}${source})`;
+  }
+
+  /**
+   * The longest of: the response's Retry-After; one request spacing, so the server has refilled a
+   * token (with `rps` tokens a shorter pause chains 429s); and the backoff of this retry.
+   */
+  #rateLimitPauseMs(headers: Headers, retry: number): number {
+    const asked = retryAfterMs(headers.get('retry-after'), Date.now()) ?? 0;
+    const backoff = backoffDelay(retry, this.#backoff, this.#random);
+    return Math.ceil(Math.max(asked, this.#limiter.spacingMs, backoff));
   }
 
   #pauseAll(endpoint: string, pauseMs: number): void {

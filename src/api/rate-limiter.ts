@@ -1,11 +1,21 @@
-// p-queue, one start every 1000/rps ms (bench/limiter-choice.ts, R=10/25/100 rps): achieved 10.0/25.0/97.8 rps,
-// at most R starts in any 1 s window, 0 starts during a pause. bottleneck minTime: R+1 per 1 s and 1-8 starts
-// leaked into a pause; window modes (p-queue intervalCap=R, bottleneck reservoir) burst to 1.2-2×R per 1 s.
+// p-queue in strict (sliding window) mode, one start per spacing (bench/limiter-choice.ts, R=10/25/100
+// rps: achieved 10.1/24.8/96.5 rps, at most R starts in any 1 s, none during a pause). p-queue counts
+// whole Date.now() ms, so two starts can come up to 1 ms closer than the spacing in real time. The
+// fixed-window mode let a start at the end of one window and one at the start of the next come closer
+// (170-980 ms apart at rps 1 in bench/ceiling.ts, each a 429). bottleneck minTime: R+1 per 1 s and 1-8
+// starts leaked into a pause; window modes burst to 1.2-2×R per 1 s.
 import PQueue from 'p-queue';
 import { ConfigError } from '../core/errors.js';
 
+/**
+ * Starts are spaced 1% more than 1000/rps. A server holding a single token (rps ≤ 1) refuses a request
+ * that arrives even 1 ms early, and arrivals jitter by milliseconds: starts exactly 1000 ms apart
+ * reached the devnet 995-999.8 ms apart and got 429 (bench/ceiling.ts, rps 1).
+ */
+const SPACING_MARGIN = 1.01;
+
 export interface RateLimiterOptions {
-  /** Requests started per second, spaced evenly 1000/rps ms apart (fractions allowed, e.g. 0.5). */
+  /** Requests started per second, spaced evenly (fractions allowed, e.g. 0.5). */
   readonly rps: number;
   /** Requests in flight at once. */
   readonly concurrency: number;
@@ -21,6 +31,8 @@ export interface ScheduleOptions {
 /** The request rate of one network: every request of a run to that network goes through one instance. */
 export class RateLimiter {
   readonly #queue: PQueue;
+  /** Least time between two request starts, ms. */
+  readonly spacingMs: number;
   #pausedUntil = 0;
   #resumeTimer: NodeJS.Timeout | undefined;
 
@@ -32,7 +44,8 @@ export class RateLimiter {
     if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
       throw new ConfigError(`Expected concurrency to be an integer from 1 and up, got ${String(concurrency)}`);
     }
-    this.#queue = new PQueue({ concurrency, intervalCap: 1, interval: 1000 / rps });
+    this.spacingMs = (1000 / rps) * SPACING_MARGIN;
+    this.#queue = new PQueue({ concurrency, intervalCap: 1, interval: this.spacingMs, strict: true });
   }
 
   schedule<T>(task: () => Promise<T>, options: ScheduleOptions = {}): Promise<T> {

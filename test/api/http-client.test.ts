@@ -324,6 +324,93 @@ describe('429', () => {
     expect(client.stats.rateLimited).toBe(1);
   });
 
+  test('a 429 with Retry-After: 2 pauses every request to the network for 2 s', async () => {
+    const started: Record<string, number> = {};
+    let rateLimitedAt = 0;
+    nock(BASE)
+      .get('/first')
+      .reply(() => {
+        rateLimitedAt = Date.now();
+        return [429, { ok: false, code: 429, error: 'Ratelimit exceeded' }, { 'Retry-After': '2' }];
+      })
+      .get('/first')
+      .reply(200, () => {
+        started.firstRetry = Date.now();
+        return {};
+      })
+      .get('/second')
+      .reply(200, () => {
+        started.second = Date.now();
+        return {};
+      });
+    const logs = captureLogs();
+    const client = testClient({ concurrency: 2, logger: logs.logger });
+    const first = client.get('/first', {});
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await Promise.all([first, client.get('/second', {})]);
+    expect(started.firstRetry! - rateLimitedAt).toBeGreaterThanOrEqual(2000);
+    expect(started.second! - rateLimitedAt).toBeGreaterThanOrEqual(2000);
+    const pause = logs.lines().find((l) => String(l.msg).startsWith('rate limited'));
+    expect(pause).toMatchObject({ level: 30, pause_ms: 2000 });
+  });
+
+  test('Retry-After as an HTTP date is honoured too', async () => {
+    let rateLimitedAt = 0;
+    let retriedAt = 0;
+    nock(BASE)
+      .get('/x')
+      .reply(() => {
+        rateLimitedAt = Date.now();
+        // HTTP dates have whole seconds: 2 s ahead is at least 1 s ahead.
+        return [429, 'Ratelimit exceeded', { 'Retry-After': new Date(rateLimitedAt + 2000).toUTCString() }];
+      })
+      .get('/x')
+      .reply(200, () => {
+        retriedAt = Date.now();
+        return {};
+      });
+    await testClient().get('/x', {});
+    expect(retriedAt - rateLimitedAt).toBeGreaterThanOrEqual(1000);
+  });
+
+  test('requests already waiting start no earlier than the pause ends', async () => {
+    const started: Record<string, number> = {};
+    let rateLimitedAt = 0;
+    nock(BASE)
+      .get('/first')
+      .reply(() => {
+        rateLimitedAt = Date.now();
+        return [429, 'Ratelimit exceeded', { 'Retry-After': '1' }];
+      })
+      .get('/first')
+      .reply(200, {})
+      .get('/second')
+      .reply(200, () => {
+        started.second = Date.now();
+        return {};
+      });
+    const client = testClient({ concurrency: 1 });
+    await Promise.all([client.get('/first', {}), client.get('/second', {})]);
+    expect(started.second! - rateLimitedAt).toBeGreaterThanOrEqual(1000);
+  });
+
+  test('without Retry-After and with a short backoff, a 429 still pauses one request spacing after the answer', async () => {
+    const calls: number[] = [];
+    let rateLimitedAt = 0;
+    const fetch = async (): Promise<Response> => {
+      calls.push(Date.now());
+      if (calls.length > 1) return new Response('{}', { status: 200 });
+      // Answered 300 ms after the start: the spacing from the start alone would allow a retry 200 ms later.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      rateLimitedAt = Date.now();
+      return new Response('Ratelimit exceeded', { status: 429 });
+    };
+    const client = testClient({ rps: 2, fetch, backoff: { baseMs: 1, maxMs: 5 } });
+    await client.get('/x', {});
+    expect(calls).toHaveLength(2);
+    expect(calls[1]! - rateLimitedAt).toBeGreaterThanOrEqual(500);
+  });
+
   test('the last 429 is the cause when retries run out', async () => {
     nock(BASE).get('/x').times(2).reply(429, { ok: false, code: 429, error: 'Ratelimit exceeded' });
     const err = await rejectionOf(testClient({ maxRetries: 1 }).get('/x', {}));

@@ -1,5 +1,5 @@
 import { setImmediate as tick } from 'node:timers/promises';
-import { expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
 import { RateLimiter } from '../../src/api/rate-limiter.js';
 
@@ -63,6 +63,97 @@ test('no more than `concurrency` tasks run at once', async () => {
     ),
   );
   expect(most).toBeLessThanOrEqual(3);
+});
+
+describe('with a fake clock', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const useFakeClock = (): void => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  };
+  const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  const gaps = (starts: readonly number[]): number[] => starts.slice(1).map((at, i) => at - starts[i]!);
+
+  test('no two starts are closer than 1000/rps ms, also when concurrency holds tasks back', async () => {
+    useFakeClock();
+    const limiter = new RateLimiter({ rps: 10, concurrency: 8 });
+    const starts: number[] = [];
+    // Tasks outlast 8 spacings: from the 9th on, a free slot, not the rate, decides when a task may start.
+    const tasks = Array.from({ length: 20 }, (_, i) =>
+      limiter.schedule(async () => {
+        starts.push(Date.now());
+        await wait(700 + ((i * 53) % 250));
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(30_000);
+    await Promise.all(tasks);
+    expect(starts).toHaveLength(20);
+    expect(limiter.spacingMs).toBeGreaterThanOrEqual(100);
+    expect(Math.min(...gaps(starts))).toBeGreaterThanOrEqual(limiter.spacingMs);
+  });
+
+  test('a backlog starts one task per spacing (rounded up to the ms), not slower', async () => {
+    useFakeClock();
+    const limiter = new RateLimiter({ rps: 25, concurrency: 8 });
+    const starts: number[] = [];
+    const tasks = Array.from({ length: 20 }, () =>
+      limiter.schedule(async () => {
+        starts.push(Date.now());
+        await wait(100);
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    await Promise.all(tasks);
+    expect(limiter.spacingMs).toBeGreaterThanOrEqual(40);
+    expect(gaps(starts)).toEqual(Array.from({ length: 19 }, () => Math.ceil(limiter.spacingMs)));
+  });
+
+  test('nothing starts during a pause; starts go on, spaced, after it', async () => {
+    useFakeClock();
+    const limiter = new RateLimiter({ rps: 10, concurrency: 4 });
+    const starts: number[] = [];
+    let pausedAt = Number.NaN;
+    const tasks = Array.from({ length: 12 }, (_, i) =>
+      limiter.schedule(async () => {
+        starts.push(Date.now());
+        if (i === 3) {
+          pausedAt = Date.now();
+          limiter.pauseFor(1000);
+        }
+        await wait(250);
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    await Promise.all(tasks);
+    expect(starts).toHaveLength(12);
+    expect(starts.filter((at) => at > pausedAt && at < pausedAt + 1000)).toEqual([]);
+    expect(starts[4]).toBe(pausedAt + 1000);
+    expect(Math.min(...gaps(starts))).toBeGreaterThanOrEqual(limiter.spacingMs);
+  });
+
+  test('a task waiting for its turn is dropped when its signal aborts; the next takes its turn', async () => {
+    useFakeClock();
+    const limiter = new RateLimiter({ rps: 1, concurrency: 4 });
+    const ran: string[] = [];
+    const controller = new AbortController();
+    const t0 = Date.now();
+    const first = limiter.schedule(async () => void ran.push('first'));
+    const second = limiter.schedule(async () => void ran.push('second'), { signal: controller.signal });
+    const third = limiter.schedule(async () => {
+      ran.push('third');
+      return Date.now();
+    });
+    expect(limiter.waiting).toBe(2);
+    controller.abort(new Error('cancelled'));
+    await expect(second).rejects.toThrow('cancelled');
+    expect(limiter.waiting).toBe(1);
+    await vi.advanceTimersByTimeAsync(5_000);
+    await first;
+    await expect(third).resolves.toBe(t0 + Math.ceil(limiter.spacingMs));
+    expect(ran).toEqual(['first', 'third']);
+  });
 });
 
 test.each([
