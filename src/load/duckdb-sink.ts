@@ -5,6 +5,7 @@ import { FatalError } from '../core/errors.js';
 import { SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { planBatch, prepareTable, type PreparedTable, type TableWork } from './batch-plan.js';
+import { clusterRange, type ClusterRange } from './cluster-range.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile } from './duckdb-open.js';
 import { checkLiveSchema, tableExists } from './duckdb-schema-check.js';
@@ -33,6 +34,16 @@ const stageName = (table: string): string => `__stage_${table}`;
 const replaceName = (table: string, column: string): string => `__replace_${table}__${column}`;
 const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;
 const target = (name: string): string => `main.${quotedIdentifier(name)}`;
+
+/**
+ * ` AND alias.column BETWEEN min AND max` for a `clusterBy` range, the bounds typed as the column so
+ * that DuckDB skips the row groups whose min/max statistics lie outside it; empty without a range.
+ */
+function withinRange(table: AnyTable, range: ClusterRange | undefined, alias: string): string {
+  if (range === undefined) return '';
+  const type = table.columns[range.column]!.sqlType;
+  return ` AND ${alias}.${quotedIdentifier(range.column)} BETWEEN CAST(${range.min} AS ${type}) AND CAST(${range.max} AS ${type})`;
+}
 
 /**
  * Writes one DuckDB file. Each commit is one transaction: rows are appended to temp staging tables,
@@ -133,12 +144,14 @@ export class DuckDBSink implements Sink {
 
   async #apply({ table, rows, replace }: PreparedTable): Promise<void> {
     const connection = this.connection;
-    for (const { column, values } of replace) {
+    const range = clusterRange(table, rows);
+    for (const { column, values, unanchored } of replace) {
       const name = replaceName(table.name, column);
       await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ${quotedIdentifier(name)} (v ${table.columns[column]!.sqlType})`);
       await appendValues(connection, { name, catalog: 'temp' }, table.columns[column]!, values);
+      const within = unanchored.length === 0 ? withinRange(table, range, 't') : '';
       await connection.run(
-        `DELETE FROM ${target(table.name)} WHERE ${quotedIdentifier(column)} IN (SELECT v FROM ${temp(name)})`,
+        `DELETE FROM ${target(table.name)} AS t WHERE t.${quotedIdentifier(column)} IN (SELECT v FROM ${temp(name)})${within}`,
       );
       await connection.run(`DELETE FROM ${temp(name)}`);
     }
@@ -146,7 +159,9 @@ export class DuckDBSink implements Sink {
     const stage = stageName(table.name);
     await appendRows(connection, { name: stage, catalog: 'temp' }, table, rows);
     const keyMatch = table.primaryKey.map((c) => `t.${quotedIdentifier(c)} = s.${quotedIdentifier(c)}`).join(' AND ');
-    await connection.run(`DELETE FROM ${target(table.name)} AS t USING ${temp(stage)} AS s WHERE ${keyMatch}`);
+    await connection.run(
+      `DELETE FROM ${target(table.name)} AS t USING ${temp(stage)} AS s WHERE ${keyMatch}${withinRange(table, range, 't')}`,
+    );
     const columns = identifierList(table.columnNames);
     await connection.run(`INSERT INTO ${target(table.name)} (${columns}) SELECT ${columns} FROM ${temp(stage)}`);
     await connection.run(`DELETE FROM ${temp(stage)}`);
