@@ -115,7 +115,8 @@ async function main(): Promise<void> {
   const wallClose = performance.now();
   await sink.close();
   const close = { cpuSeconds: round(cpuSeconds() - beforeClose, 2), wallSeconds: round((performance.now() - wallClose) / 1000, 2) };
-  console.log(JSON.stringify({ transactions, windows, close }));
+  const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+  console.log(JSON.stringify({ transactions, windows, close, peakRssMiB }));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
