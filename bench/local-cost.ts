@@ -134,7 +134,7 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
 }
 
 /** Fetches [fromLt, toLt] page by page (restarting at each full page's last lt) and saves the raw bodies. */
-async function savePages(url: string, fromLt: bigint, toLt: bigint, dir: string): Promise<{ pages: number; bytes: number }> {
+export async function savePages(url: string, fromLt: bigint, toLt: bigint, dir: string): Promise<{ pages: number; bytes: number }> {
   mkdirSync(dir, { recursive: true });
   let cursor = fromLt;
   let pages = 0;

@@ -2,6 +2,7 @@ import {
   DuckDBDecimalValue,
   DuckDBListValue,
   DuckDBTimestampTZValue,
+  DuckDBTimestampValue,
   LIST,
   VARCHAR,
   listValue,
@@ -141,7 +142,9 @@ export const amount: ColumnKind<bigint> = makeKind({
   expected: 'a bigint with at most 38 digits (|v| < 10^38)',
   is: (v): v is bigint => typeof v === 'bigint' && v < AMOUNT_LIMIT && v > -AMOUNT_LIMIT,
   wire: wireInteger,
-  append: (a, v) => a.appendDecimal(new DuckDBDecimalValue(v, 38, 0)),
+  // A HUGEINT appended to a DECIMAL(38,0) column is cast at scale 0 (out-of-range values fail), without
+  // the DuckDBValue that appendDecimal builds per value.
+  append: (a, v) => a.appendHugeInt(v),
   read: (v) => {
     if (v instanceof DuckDBDecimalValue && v.scale === 0) return v.value;
     if (typeof v === 'bigint') return v;
@@ -158,7 +161,9 @@ export const timestamptz: ColumnKind<number> = makeKind({
   expected: 'integer unix seconds between year 1 and 9999',
   is: (v): v is number => Number.isSafeInteger(v) && (v as number) >= UNIX_MIN && (v as number) <= UNIX_MAX,
   wire: z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]),
-  append: (a, v) => a.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(v) * MICROS_PER_SECOND)),
+  // A TIMESTAMP appended to a TIMESTAMPTZ column keeps its micros, without the DuckDBValue that
+  // appendTimestampTZ builds per value.
+  append: (a, v) => a.appendTimestamp(new DuckDBTimestampValue(BigInt(v) * MICROS_PER_SECOND)),
   read: (v) => {
     if (!(v instanceof DuckDBTimestampTZValue)) throw readFailure('timestamptz', v);
     return Number(v.micros / MICROS_PER_SECOND);

@@ -120,6 +120,29 @@ describe('DuckDBSink', () => {
     });
   });
 
+  it('replaces keys and traces whatever their distance in lt from the rest of the batch', async () => {
+    await withSink(async (sink) => {
+      await sink.commit(firstBatch);
+      const far = { trace_end_lt: 9_000_000_000n };
+      await sink.commit({
+        stream: 'actions',
+        rows: new Map([
+          tableRows(transfers, [transfer(1, { comment: 'again' }), transfer(9, { lt: 2n ** 63n })]),
+          tableRows(actions, [action(7, 'x', far)]),
+        ]),
+        replace: [{ table: 'actions', column: 'trace_id', values: [hashOf(1)] }],
+        checkpoint: '5',
+      });
+      const stored = await readRows(sink.connection, transfers);
+      expect(stored).toHaveLength(4);
+      expect(stored.find((row) => row.tx_hash === hashOf(1))?.comment).toBe('again');
+      expect((await readRows(sink.connection, actions)).map((row) => [row.trace_id, row.action_id])).toEqual([
+        [hashOf(2), 'a'],
+        [hashOf(7), 'x'],
+      ]);
+    });
+  });
+
   it('is atomic: a row violating its kind midway leaves neither rows nor checkpoint', async () => {
     await withSink(async (sink) => {
       const bad: CommitBatch = {
