@@ -1,7 +1,8 @@
 /**
  * The one orchestrator (D3): fetches each job's windows concurrently, turns pages into rows and
  * commits rows + checkpoint together, one page at a time. Retries live in the HTTP client only;
- * backpressure is natural: a window fetches its next page only after its last one is committed.
+ * backpressure is natural: a window requests its next page while its last one is committed, and no
+ * further.
  */
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
@@ -11,6 +12,7 @@ import type { StreamDefinition } from './stream.js';
 import { pageWindow, type Page } from '../extract/position-pager.js';
 import { splitWindows, type Window } from '../extract/windows.js';
 import { CheckpointTracker } from '../extract/checkpoint-tracker.js';
+import { readAhead } from '../extract/read-ahead.js';
 import { addressesTable, addressRows } from '../streams/addresses.js';
 import { encodeCheckpoint } from './checkpoint.js';
 import { FatalError } from './errors.js';
@@ -102,7 +104,8 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
         .add(async () => {
           signal.throwIfAborted();
           const pages = pageWindow(job.stream, options.api, job.filters, { ...window, limit: pageLimit, signal });
-          for await (const page of pages) {
+          // The scout stops after its first page when there is more: nothing to read ahead for.
+          for await (const page of scout ? pages : readAhead(pages)) {
             signal.throwIfAborted();
             const batch = toBatch(job, page);
             if (options.strict && batch.rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, batch.rejects);
