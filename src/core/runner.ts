@@ -13,6 +13,7 @@ import { pageWindow, type Page } from '../extract/position-pager.js';
 import { splitWindows, type Window } from '../extract/windows.js';
 import { CheckpointTracker } from '../extract/checkpoint-tracker.js';
 import { readAhead } from '../extract/read-ahead.js';
+import { PageBudget } from '../extract/page-budget.js';
 import { addressesTable, addressRows } from '../streams/addresses.js';
 import { encodeCheckpoint } from './checkpoint.js';
 import { FatalError } from './errors.js';
@@ -61,6 +62,12 @@ export interface JobResult {
   readonly checkpoint: bigint;
 }
 
+/**
+ * Pages fetched and not yet committed, at most, whatever the concurrency: commits run one at a time,
+ * so more pages only wait longer and hold memory (about 25 MB of JS heap per full transactions page).
+ */
+const MAX_PAGES_UNCOMMITTED = 8;
+
 /** Minimum window width per axis: about 20 masterchain blocks of lt, or an hour. */
 const MIN_WINDOW = { lt: 20_000_000n, utime: 3_600n } as const;
 
@@ -80,6 +87,7 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
   const signal = options.signal === undefined ? failed.signal : AbortSignal.any([options.signal, failed.signal]);
 
   const pageLimit = options.pageLimit ?? 1000;
+  const budget = new PageBudget(Math.min(options.concurrency, MAX_PAGES_UNCOMMITTED));
   for (const job of jobs) {
     const tracker = new CheckpointTracker([], job.committed);
     const result = { rows: 0, pages: 0, rejects: 0, checkpoint: tracker.position() };
@@ -103,21 +111,25 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
       const task = queue
         .add(async () => {
           signal.throwIfAborted();
-          const pages = pageWindow(job.stream, options.api, job.filters, { ...window, limit: pageLimit, signal });
+          const pages = budget.pace(pageWindow(job.stream, options.api, job.filters, { ...window, limit: pageLimit, signal }), signal);
           // The scout stops after its first page when there is more: nothing to read ahead for.
           for await (const page of scout ? pages : readAhead(pages)) {
-            signal.throwIfAborted();
-            const batch = toBatch(job, page);
-            if (options.strict && batch.rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, batch.rejects);
-            await serialize(async () => {
-              const checkpoint = tracker.advance(index, page.through);
-              await options.sink.commit({ stream: job.checkpointKey, rows: batch.rows, checkpoint: encodeCheckpoint(checkpoint), rejects: batch.rejects });
-              result.rows += batch.count;
-              result.pages += 1;
-              result.rejects += batch.rejects.length;
-              result.checkpoint = checkpoint;
-              report();
-            });
+            try {
+              signal.throwIfAborted();
+              const batch = toBatch(job, page);
+              if (options.strict && batch.rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, batch.rejects);
+              await serialize(async () => {
+                const checkpoint = tracker.advance(index, page.through);
+                await options.sink.commit({ stream: job.checkpointKey, rows: batch.rows, checkpoint: encodeCheckpoint(checkpoint), rejects: batch.rejects });
+                result.rows += batch.count;
+                result.pages += 1;
+                result.rejects += batch.rejects.length;
+                result.checkpoint = checkpoint;
+                report();
+              });
+            } finally {
+              budget.release();
+            }
             if (scout && !page.last) {
               tracker.endAt(index, page.through);
               for (const rest of splitWindows(page.through + 1n, window.to, options.concurrency * 4, MIN_WINDOW[job.stream.axis])) fetchWindow(rest, false);
