@@ -1,6 +1,6 @@
 /**
  * The fast subset of the chaos suite, part of `npm test` (the whole suite: `npm run test:chaos`):
- * small chains, one sink each. Faults (every kind but stalls, which cost the client's 15 s timeout),
+ * small chains, one sink each. Faults (every kind, the stall past a 2 s client timeout),
  * kill -9 at three moments (one inside a commit) with restarts, SIGTERM mid-sync with a resume, and a
  * lagging replica: each ends equal to the devnet truth, except a settle lag below the replica's, which
  * must be refused with nothing written.
@@ -28,18 +28,19 @@ afterAll(async () => {
 });
 
 describe('chaos, fast subset', () => {
-  // Seed 818 puts a truncated body, a reset, unknown enums, malformed JSON and a 5xx in the devnet's
-  // first 8 answers (the n-th answer's faults depend on the seed only; a sync of 80 blocks makes 8
-  // requests before retries).
-  it('faults (no stall): sync exits 0 and equals the truth', { timeout: 120_000 }, async () => {
+  // Seed 1054093 puts malformed JSON, a truncated body, unknown enums, a 3 s stall (past the
+  // pipeline's 2 s timeout), a reset and a 5xx in the devnet's first 8 answers (the n-th answer's
+  // faults depend on the seed only; a sync of 80 blocks makes 8 requests before retries).
+  it('faults: sync exits 0 and equals the truth', { timeout: 120_000 }, async () => {
     await runFaultsScenario(work, {
-      name: 'faults: profile without stalls (fast)',
-      seed: 818,
+      name: 'faults: profile with a 3 s stall past a 2 s timeout (fast)',
+      seed: 1054093,
       blocks: 80,
       growBy: 0,
-      profile: issueProfile(undefined, 0.15),
+      profile: issueProfile({ rate: 0.02, ms: 3_000 }, 0.15),
+      httpTimeoutSeconds: 2,
       sinks: ['duckdb'],
-      mustSee: ['http5xx', 'reset', 'truncate', 'malformedJson', 'unknownEnum'],
+      mustSee: ['http5xx', 'reset', 'stall', 'truncate', 'malformedJson', 'unknownEnum'],
       timeoutMs: 90_000,
     });
   });

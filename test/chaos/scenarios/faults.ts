@@ -24,9 +24,11 @@ export interface FaultsScenario {
   readonly mustSee: readonly string[];
   /** Per CLI run. */
   readonly timeoutMs: number;
+  /** The pipeline's `http.timeout_seconds`; a stall longer than it makes the client give up and retry. @default 15 */
+  readonly httpTimeoutSeconds?: number;
 }
 
-/** The full profile of the issue; a stall's `ms` above the client's 15 s per-attempt timeout. */
+/** The full profile of the issue; a stall's `ms` must exceed the pipeline's per-attempt timeout. */
 export function issueProfile(stall: { rate: number; ms: number } | undefined, unknownEnum = 0.05): FaultProfile {
   return {
     http5xx: 0.05,
@@ -51,7 +53,7 @@ async function runOne(work: Workspace, scenario: FaultsScenario, kind: SinkKind)
   const { devnet, log } = await startChaosDevnet({ seed: scenario.seed, blocks: scenario.blocks, faults: scenario.profile });
   try {
     const sinkPath = work.sinkPath(kind, `faults-${scenario.seed}`);
-    const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, name: `faults-${scenario.seed}-${kind}.yaml` });
+    const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, httpTimeoutSeconds: scenario.httpTimeoutSeconds, name: `faults-${scenario.seed}-${kind}.yaml` });
     const exits = new ExitLog();
     const results = [];
     results.push(await runLogged(exits, ['sync', pipeline], { cwd: work.dir, timeoutMs: scenario.timeoutMs }));

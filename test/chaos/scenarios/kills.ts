@@ -69,15 +69,21 @@ function positionsOf(devnet: Devnet, stream: StreamDefinition): bigint[] {
 }
 
 /**
- * The fewest pages of data a backfill of `bounds` takes: the runner splits each stream's range into
- * up to 4 × concurrency windows, and a window needs one page per 1000 items (more at page edges).
+ * The fewest pages of data a backfill of `bounds` takes: the runner reads each stream's range as one
+ * window first; when that page is full, it splits the rest (from the page's last position) into up to
+ * 4 × concurrency windows, and a window needs one page per 1000 items (more at page edges).
  */
 export function fewestPages(devnet: Devnet, bounds: (stream: StreamDefinition) => Bounds, concurrency: number): number {
   let pages = 0;
   for (const stream of streams) {
     const { from, to } = bounds(stream);
-    const positions = positionsOf(devnet, stream);
-    for (const window of splitWindows(from, to, concurrency * 4, MIN_WINDOW[stream.axis])) {
+    if (from > to) continue;
+    const positions = positionsOf(devnet, stream)
+      .filter((position) => position >= from && position <= to)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    pages += 1;
+    if (positions.length < 1000) continue;
+    for (const window of splitWindows(positions[999]!, to, concurrency * 4, MIN_WINDOW[stream.axis])) {
       const items = positions.filter((position) => position >= window.from && position <= window.to).length;
       pages += Math.max(1, Math.ceil(items / 1000));
     }

@@ -25,15 +25,17 @@ import type { ExitLog } from './table.js';
 export interface ChaosPipelineSpec extends PipelineSpec {
   /** `lag.mc_blocks` of the pipeline. @default 0 (as `pipelineYaml` writes) */
   readonly lagMcBlocks?: number;
+  /** `http.timeout_seconds` of the pipeline. @default the client's default (15) */
+  readonly httpTimeoutSeconds?: number;
 }
 
-/** `pipelineYaml` with the settle lag the scenario needs; written into the workspace. */
+/** `pipelineYaml` with the settle lag and client timeout the scenario needs; written into the workspace. */
 export async function chaosPipeline(work: Workspace, spec: ChaosPipelineSpec): Promise<string> {
   const yaml = pipelineYaml(spec);
   const lagged = yaml.replace('lag: { mc_blocks: 0 }', `lag: { mc_blocks: ${spec.lagMcBlocks ?? 0} }`);
   if (spec.lagMcBlocks !== undefined && spec.lagMcBlocks !== 0 && lagged === yaml) throw new Error('pipelineYaml no longer writes `lag: { mc_blocks: 0 }`');
   const path = join(work.dir, spec.name ?? `${spec.kind}.yaml`);
-  await writeFile(path, lagged);
+  await writeFile(path, spec.httpTimeoutSeconds === undefined ? lagged : `${lagged}http: { timeout_seconds: ${spec.httpTimeoutSeconds} }\n`);
   return path;
 }
 
