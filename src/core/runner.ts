@@ -10,7 +10,7 @@ import type { V3Api } from '../api/v3.js';
 import type { Sink, Row, RejectInput } from '../load/sink.js';
 import type { StreamDefinition } from './stream.js';
 import { pageWindow, type Page } from '../extract/position-pager.js';
-import { splitWindows, type Window } from '../extract/windows.js';
+import { estimatePagesLeft, splitWindows, windowsFor, type Window } from '../extract/windows.js';
 import { CheckpointTracker } from '../extract/checkpoint-tracker.js';
 import { readAhead } from '../extract/read-ahead.js';
 import { PageBudget } from '../extract/page-budget.js';
@@ -87,7 +87,9 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
   const signal = options.signal === undefined ? failed.signal : AbortSignal.any([options.signal, failed.signal]);
 
   const pageLimit = options.pageLimit ?? 1000;
-  const budget = new PageBudget(Math.min(options.concurrency, MAX_PAGES_UNCOMMITTED));
+  // Two at least: a window's page being committed and the next one read ahead.
+  const budget = new PageBudget(Math.min(Math.max(2, options.concurrency), MAX_PAGES_UNCOMMITTED));
+  const windowCount = windowsFor(options.concurrency);
   for (const job of jobs) {
     const tracker = new CheckpointTracker([], job.committed);
     const result = { rows: 0, pages: 0, rejects: 0, checkpoint: tracker.position() };
@@ -132,7 +134,8 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
             }
             if (scout && !page.last) {
               tracker.endAt(index, page.through);
-              for (const rest of splitWindows(page.through + 1n, window.to, options.concurrency * 4, MIN_WINDOW[job.stream.axis])) fetchWindow(rest, false);
+              const count = Math.min(windowCount, estimatePagesLeft(window, page.items.length + page.rejects.length, page.through, pageLimit));
+              for (const rest of splitWindows(page.through + 1n, window.to, count, MIN_WINDOW[job.stream.axis])) fetchWindow(rest, false);
               return;
             }
           }

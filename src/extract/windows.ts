@@ -20,3 +20,23 @@ export function splitWindows(from: bigint, to: bigint, count: number, minWidth: 
   }
   return windows;
 }
+
+/**
+ * Windows a range is split into at most: more than the requests in flight, so that a slot that
+ * finishes early takes another window; with one request at a time they would only add a partial page each.
+ */
+export function windowsFor(concurrency: number): number {
+  return concurrency > 1 ? concurrency * 4 : 1;
+}
+
+/**
+ * Pages the rest of a window will take, estimated from its first page: that page's `items` over the
+ * positions it covered (up to `through`), spread evenly over the positions left; at least one. A
+ * sparse stream then gets one window for the rest, not a partial page per window.
+ */
+export function estimatePagesLeft(window: Window, items: number, through: bigint, pageLimit: number): number {
+  const covered = through - window.from + 1n;
+  const left = window.to - through;
+  if (covered <= 0n || left <= 0n) return 1;
+  return Number((BigInt(items) * left) / covered / BigInt(pageLimit)) + 1;
+}

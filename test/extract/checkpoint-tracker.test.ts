@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointTracker } from '../../src/extract/checkpoint-tracker.js';
-import { splitWindows } from '../../src/extract/windows.js';
+import { estimatePagesLeft, splitWindows, windowsFor } from '../../src/extract/windows.js';
 
 describe('splitWindows', () => {
   it('covers [from, to] exactly with consecutive windows', () => {
@@ -19,6 +19,21 @@ describe('splitWindows', () => {
       { from: 60n, to: 99n },
     ]);
     expect(splitWindows(5n, 4n, 3, 1n)).toEqual([]);
+  });
+});
+
+describe('estimatePagesLeft and windowsFor', () => {
+  it('spreads the density of the first page over the positions left', () => {
+    // 1000 items over positions 0..99, 900 positions left: about 9,000 items, 10 pages.
+    expect(estimatePagesLeft({ from: 0n, to: 999n }, 1000, 99n, 1000)).toBe(10);
+    // A sparse stream: 1000 items over 0..899, 100 positions left: one page.
+    expect(estimatePagesLeft({ from: 0n, to: 999n }, 1000, 899n, 1000)).toBe(1);
+    expect(estimatePagesLeft({ from: 0n, to: 999n }, 1000, 999n, 1000)).toBe(1);
+  });
+
+  it('splits only when requests run side by side', () => {
+    expect(windowsFor(1)).toBe(1);
+    expect(windowsFor(4)).toBe(16);
   });
 });
 

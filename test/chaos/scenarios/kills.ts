@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { parseItems } from '../../../src/api/wire.js';
 import type { StreamDefinition } from '../../../src/core/stream.js';
 import type { Devnet, TruthDataset } from '../../../src/devnet/index.js';
-import { splitWindows } from '../../../src/extract/windows.js';
+import { estimatePagesLeft, splitWindows, windowsFor } from '../../../src/extract/windows.js';
 import { streams } from '../../../src/streams/index.js';
 import {
   FIRST_MC,
@@ -70,8 +70,8 @@ function positionsOf(devnet: Devnet, stream: StreamDefinition): bigint[] {
 
 /**
  * The fewest pages of data a backfill of `bounds` takes: the runner reads each stream's range as one
- * window first; when that page is full, it splits the rest (from the page's last position) into up to
- * 4 × concurrency windows, and a window needs one page per 1000 items (more at page edges).
+ * window first; when that page is full, it splits the rest (from the page's last position) into as
+ * many windows as the runner does, and a window needs one page per 1000 items (more at page edges).
  */
 export function fewestPages(devnet: Devnet, bounds: (stream: StreamDefinition) => Bounds, concurrency: number): number {
   let pages = 0;
@@ -83,7 +83,11 @@ export function fewestPages(devnet: Devnet, bounds: (stream: StreamDefinition) =
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     pages += 1;
     if (positions.length < 1000) continue;
-    for (const window of splitWindows(positions[999]!, to, concurrency * 4, MIN_WINDOW[stream.axis])) {
+    // The first page keeps the items before its last position and restarts at it.
+    const restart = positions[999]!;
+    const kept = positions.filter((position) => position < restart).length;
+    const count = Math.min(windowsFor(concurrency), estimatePagesLeft({ from, to }, kept, restart - 1n, 1000));
+    for (const window of splitWindows(restart, to, count, MIN_WINDOW[stream.axis])) {
       const items = positions.filter((position) => position >= window.from && position <= window.to).length;
       pages += Math.max(1, Math.ceil(items / 1000));
     }
