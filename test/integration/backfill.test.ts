@@ -151,9 +151,10 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('backfill into %s', (kind) => {
     const sinkPath = work.sinkPath(kind, 'killed');
     const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, rate: { rps: 50, concurrency: 8 }, name: `killed-${kind}.yaml` });
     const random = seededRandom(kind === 'duckdb' ? 0xdead : 0xbeef);
-    // A moment: after the run's n-th answered request, plus 0–150 ms. A run first reads 6 landmarks
-    // (the tip, then the range's ends), then ~26 pages: each kill lands within its first 8 pages.
-    const moments = [0, 1, 2].map(() => ({ requests: 7 + Math.floor(random() * 8), ms: Math.floor(random() * 150) }));
+    // A moment: after the run's n-th answered request, plus 0–60 ms (3 requests at rps 50). A run
+    // first reads 6 landmarks (the tip, then the range's ends), then ~16 pages: each kill lands within
+    // its first 7 pages, so even the third run, with what the first two left, is still running.
+    const moments = [0, 1, 2].map(() => ({ requests: 7 + Math.floor(random() * 4), ms: Math.floor(random() * 60) }));
     let killed = 0;
     for (const moment of moments) {
       const run = spawnCli(['backfill', pipeline, ...RANGE], { cwd: work.dir });
@@ -219,7 +220,7 @@ describe('backfill usage errors and interruption', () => {
     const sinkPath = work.sinkPath('duckdb', 'interrupted');
     const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, rate: { rps: 20, concurrency: 8 }, name: 'interrupted.yaml' });
     const run = spawnCli(['backfill', pipeline, ...RANGE], { cwd: work.dir });
-    // About 0.8 s into the run at 20 requests/s: 6 landmarks and 10 of the range's ~26 pages.
+    // About 0.8 s into the run at 20 requests/s: 6 landmarks and 10 of the range's ~16 pages.
     await whileRunning(run, devnet, devnet.served() + 16);
     run.child.kill('SIGINT');
     const interrupted = await run.done;
