@@ -17,10 +17,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseItems } from '../src/api/wire.js';
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
-import { addressesTable, addressRows } from '../src/streams/addresses.js';
+import { addressesTable } from '../src/streams/addresses.js';
 import { DuckDBSink } from '../src/load/duckdb-sink.js';
+import { transactionPageRows } from './page-rows.js';
 import { prepareTable } from '../src/load/batch-plan.js';
-import type { Row } from '../src/load/sink.js';
 import type { AnyTable } from '../src/core/table.js';
 
 export interface StageCosts {
@@ -55,18 +55,7 @@ async function main(): Promise<void> {
     const body = time('parse', () => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { transactions: unknown[]; address_book: unknown });
     const items = time('validate', () => parseItems(transactionsStream.item, body.transactions).ok as TransactionItem[]);
     transactions += items.length;
-    const batch = time('toRows', () => {
-      const rows = new Map<string, Row[]>();
-      for (const item of items) {
-        for (const [table, tableRows] of transactionsStream.toRows(item)) {
-          let list = rows.get(table);
-          if (list === undefined) rows.set(table, (list = []));
-          for (const row of tableRows) list.push(row);
-        }
-      }
-      rows.set(addressesTable.name, addressRows(body.address_book));
-      return rows;
-    });
+    const batch = time('toRows', () => transactionPageRows(items, body.address_book));
     time('check', () => {
       for (const [table, rows] of batch) prepareTable({ table: tables.get(table)!, rows, explicit: [] });
     });

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseItems } from '../src/api/wire.js';
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
-import { addressesTable, addressRows } from '../src/streams/addresses.js';
+import { addressesTable } from '../src/streams/addresses.js';
 import { DuckDBSink } from '../src/load/duckdb-sink.js';
-import type { Row } from '../src/load/sink.js';
+import { transactionPageRows } from './page-rows.js';
 import type { AnyTable } from '../src/core/table.js';
 import { DevnetProcess, log, round } from './harness.js';
 import { savePages } from './local-cost.js';
@@ -87,15 +87,7 @@ async function main(): Promise<void> {
   for (const name of interleaved(pageFiles(dir), Number(values.interleave ?? 1))) {
     const body = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { transactions: unknown[]; address_book: unknown };
     const items = parseItems(transactionsStream.item, body.transactions).ok as TransactionItem[];
-    const rows = new Map<string, Row[]>();
-    for (const item of items) {
-      for (const [table, tableRows] of transactionsStream.toRows(item)) {
-        let list = rows.get(table);
-        if (list === undefined) rows.set(table, (list = []));
-        for (const row of tableRows) list.push(row);
-      }
-    }
-    rows.set(addressesTable.name, addressRows(body.address_book));
+    const rows = transactionPageRows(items, body.address_book);
     const cpuBefore = cpuSeconds();
     const wallBefore = performance.now();
     await sink.commit({ stream: 'transactions', rows, checkpoint: JSON.stringify({ position: String(++page) }) });
