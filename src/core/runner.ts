@@ -10,7 +10,7 @@ import type { V3Api } from '../api/v3.js';
 import type { Sink, Row, RejectInput } from '../load/sink.js';
 import type { StreamDefinition } from './stream.js';
 import { pageWindow, type Page } from '../extract/position-pager.js';
-import { estimatePagesLeft, splitWindows, windowsFor, type Window } from '../extract/windows.js';
+import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor, type Window } from '../extract/windows.js';
 import { CheckpointTracker } from '../extract/checkpoint-tracker.js';
 import { readAhead } from '../extract/read-ahead.js';
 import { PageBudget } from '../extract/page-budget.js';
@@ -68,9 +68,6 @@ export interface JobResult {
  */
 const MAX_PAGES_UNCOMMITTED = 8;
 
-/** Minimum window width per axis: about 20 masterchain blocks of lt, or an hour. */
-const MIN_WINDOW = { lt: 20_000_000n, utime: 3_600n } as const;
-
 export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]): Promise<Map<string, JobResult>> {
   const queue = new PQueue({ concurrency: options.concurrency });
   let commits: Promise<void> = Promise.resolve();
@@ -91,7 +88,7 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
   const budget = new PageBudget(Math.min(Math.max(2, options.concurrency), MAX_PAGES_UNCOMMITTED));
   const windowCount = windowsFor(options.concurrency);
   for (const job of jobs) {
-    const tracker = new CheckpointTracker([], job.committed);
+    const tracker = new CheckpointTracker(job.committed);
     const result = { rows: 0, pages: 0, rejects: 0, checkpoint: tracker.position() };
     results.set(job.checkpointKey, result);
     const report = (): void =>

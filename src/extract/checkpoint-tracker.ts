@@ -10,12 +10,7 @@ export class CheckpointTracker {
   readonly #windows: { from: bigint; to: bigint; through: bigint }[] = [];
 
   /** `floor`: the position already committed before this run (never moved backwards). */
-  constructor(
-    windows: readonly Window[],
-    private readonly floor: bigint,
-  ) {
-    for (const window of windows) this.add(window);
-  }
+  constructor(private readonly floor: bigint) {}
 
   /** Adds the window that follows the last one; returns its index. */
   add(window: Window): number {

@@ -4,6 +4,9 @@ export interface Window {
   readonly to: bigint;
 }
 
+/** Minimum window width per axis: about 20 masterchain blocks of lt, or an hour. */
+export const MIN_WINDOW = { lt: 20_000_000n, utime: 3_600n } as const;
+
 /**
  * Splits [from, to] into at most `count` consecutive windows of at least `minWidth` positions, so
  * several can be fetched at once. Empty when from > to.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointTracker } from '../../src/extract/checkpoint-tracker.js';
-import { estimatePagesLeft, splitWindows, windowsFor } from '../../src/extract/windows.js';
+import { estimatePagesLeft, splitWindows, windowsFor, type Window } from '../../src/extract/windows.js';
 
 describe('splitWindows', () => {
   it('covers [from, to] exactly with consecutive windows', () => {
@@ -21,6 +21,12 @@ describe('splitWindows', () => {
     expect(splitWindows(5n, 4n, 3, 1n)).toEqual([]);
   });
 });
+
+function trackerOf(windows: readonly Window[], floor: bigint): CheckpointTracker {
+  const tracker = new CheckpointTracker(floor);
+  for (const window of windows) tracker.add(window);
+  return tracker;
+}
 
 describe('estimatePagesLeft and windowsFor', () => {
   it('spreads the density of the first page over the positions left', () => {
@@ -45,7 +51,7 @@ describe('CheckpointTracker', () => {
   ];
 
   it('never passes a window still in flight', () => {
-    const tracker = new CheckpointTracker(windows, 0n);
+    const tracker = trackerOf(windows, 0n);
     expect(tracker.advance(1, 20n)).toBe(0n);
     expect(tracker.advance(2, 25n)).toBe(0n);
     expect(tracker.advance(0, 7n)).toBe(7n);
@@ -54,7 +60,7 @@ describe('CheckpointTracker', () => {
   });
 
   it('never goes below the checkpoint it started from (re-scanned overlaps)', () => {
-    const tracker = new CheckpointTracker(windows, 15n);
+    const tracker = trackerOf(windows, 15n);
     expect(tracker.position()).toBe(15n);
     expect(tracker.advance(0, 10n)).toBe(15n);
     expect(tracker.advance(1, 20n)).toBe(20n);
@@ -63,7 +69,7 @@ describe('CheckpointTracker', () => {
 
 describe('CheckpointTracker with a window ended early', () => {
   it('hands the rest of a window to the windows added after it', () => {
-    const tracker = new CheckpointTracker([{ from: 1n, to: 30n }], 0n);
+    const tracker = trackerOf([{ from: 1n, to: 30n }], 0n);
     expect(tracker.advance(0, 8n)).toBe(8n);
     tracker.endAt(0, 8n);
     expect(tracker.position()).toBe(8n);

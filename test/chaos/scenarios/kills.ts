@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { parseItems } from '../../../src/api/wire.js';
 import type { StreamDefinition } from '../../../src/core/stream.js';
 import type { Devnet, TruthDataset } from '../../../src/devnet/index.js';
-import { estimatePagesLeft, splitWindows, windowsFor } from '../../../src/extract/windows.js';
+import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor } from '../../../src/extract/windows.js';
 import { streams } from '../../../src/streams/index.js';
 import {
   FIRST_MC,
@@ -50,9 +50,6 @@ export function rangeBounds(devnet: Devnet, toMc: number): (stream: StreamDefini
   const to = mcBlock(devnet, toMc);
   return (stream) => ({ from: positionAt(from, stream), to: positionAt(to, stream) - 1n });
 }
-
-/** The runner's smallest window per axis (src/core/runner.ts). */
-const MIN_WINDOW = { lt: 20_000_000n, utime: 3_600n } as const;
 
 /** Positions of every truth item per stream, per devnet (the chain does not change during a kill scenario). */
 const positionsCache = new WeakMap<Devnet, Map<string, bigint[]>>();
