@@ -1,6 +1,7 @@
 -- chain-etl warehouse (DuckDB): tables, documentation and views.
 -- Generated from the table definitions in src/ by renderSchemaFiles() (src/streams/schema-files.ts); do not edit. Regenerate with `npm run schemas`.
 
+-- Key ("hash"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "transactions" (
   "hash" VARCHAR NOT NULL,
   "hash_hex" VARCHAR NOT NULL,
@@ -68,8 +69,7 @@ CREATE TABLE IF NOT EXISTS "transactions" (
   "in_msg_hash" VARCHAR,
   "out_msg_count" INTEGER NOT NULL,
   "finality" VARCHAR,
-  "emulated" BOOLEAN,
-  PRIMARY KEY ("hash")
+  "emulated" BOOLEAN
 );
 COMMENT ON TABLE "transactions" IS 'One row per transaction, with its description phases and the account state before and after it.';
 COMMENT ON COLUMN "transactions"."hash" IS 'Transaction hash (base64), the API form and the key.';
@@ -140,6 +140,7 @@ COMMENT ON COLUMN "transactions"."out_msg_count" IS 'Outbound messages the trans
 COMMENT ON COLUMN "transactions"."finality" IS 'pending, confirmed or finalized; unknown values kept as sent (e.g. unknown_3); null when the API sent none.';
 COMMENT ON COLUMN "transactions"."emulated" IS 'The API served an emulated (not yet committed) transaction.';
 
+-- Key ("tx_hash", "direction", "msg_hash"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "messages" (
   "tx_hash" VARCHAR NOT NULL,
   "direction" VARCHAR NOT NULL,
@@ -164,8 +165,7 @@ CREATE TABLE IF NOT EXISTS "messages" (
   "body" VARCHAR,
   "comment" VARCHAR,
   "init_state_hash" VARCHAR,
-  "msg_hash_norm" VARCHAR,
-  PRIMARY KEY ("tx_hash", "direction", "msg_hash")
+  "msg_hash_norm" VARCHAR
 );
 COMMENT ON TABLE "messages" IS 'One row per message of a transaction: its inbound message (direction in) and each outbound one (direction out). An internal message appears twice, as out of the sending transaction and as in of the receiving one.';
 COMMENT ON COLUMN "messages"."tx_hash" IS 'Transaction the message belongs to (joins transactions.hash).';
@@ -193,6 +193,7 @@ COMMENT ON COLUMN "messages"."comment" IS 'Text comment: the body decoded when i
 COMMENT ON COLUMN "messages"."init_state_hash" IS 'Hash of the StateInit the message carries (deploys); its BoC is not stored.';
 COMMENT ON COLUMN "messages"."msg_hash_norm" IS 'Normalised hash of an external inbound message (stable across re-signing wallets).';
 
+-- Key ("action_id"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "actions" (
   "action_id" VARCHAR NOT NULL,
   "trace_id" VARCHAR NOT NULL,
@@ -214,8 +215,7 @@ CREATE TABLE IF NOT EXISTS "actions" (
   "amount" DECIMAL(38,0),
   "comment" VARCHAR,
   "details" JSON,
-  "finality" VARCHAR,
-  PRIMARY KEY ("action_id")
+  "finality" VARCHAR
 );
 COMMENT ON TABLE "actions" IS 'One row per action the indexer classified in a completed trace (a transfer, a swap, a deposit…). A trace is replaced as a whole whenever it is read again, so re-classified traces leave no stale actions.';
 COMMENT ON COLUMN "actions"."action_id" IS 'Action id: sha256 of the root message hash and the type (changes when the type does).';
@@ -240,13 +240,13 @@ COMMENT ON COLUMN "actions"."comment" IS 'Text comment of a transfer (null when 
 COMMENT ON COLUMN "actions"."details" IS 'The full type-specific details object as the API sent it.';
 COMMENT ON COLUMN "actions"."finality" IS 'pending, confirmed or finalized; unknown values kept as sent.';
 
+-- Key ("action_id", "account"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "action_accounts" (
   "action_id" VARCHAR NOT NULL,
   "account" VARCHAR NOT NULL,
   "trace_id" VARCHAR NOT NULL,
   "trace_end_lt" UBIGINT NOT NULL,
-  "trace_end_utime" TIMESTAMPTZ NOT NULL,
-  PRIMARY KEY ("action_id", "account")
+  "trace_end_utime" TIMESTAMPTZ NOT NULL
 );
 COMMENT ON TABLE "action_accounts" IS 'One row per account an action involves (wallets, jetton wallets, masters, pools…): the way to find the actions of an account.';
 COMMENT ON COLUMN "action_accounts"."action_id" IS 'The action (joins actions.action_id).';
@@ -255,6 +255,7 @@ COMMENT ON COLUMN "action_accounts"."trace_id" IS 'Trace of the action; rows are
 COMMENT ON COLUMN "action_accounts"."trace_end_lt" IS 'Logical time at which the trace completed.';
 COMMENT ON COLUMN "action_accounts"."trace_end_utime" IS 'Time at which the trace completed.';
 
+-- Key ("transaction_hash"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "jetton_transfers" (
   "transaction_hash" VARCHAR NOT NULL,
   "transaction_lt" UBIGINT NOT NULL,
@@ -271,8 +272,7 @@ CREATE TABLE IF NOT EXISTS "jetton_transfers" (
   "forward_payload" VARCHAR,
   "comment" VARCHAR,
   "custom_payload" VARCHAR,
-  "trace_id" VARCHAR,
-  PRIMARY KEY ("transaction_hash")
+  "trace_id" VARCHAR
 );
 COMMENT ON TABLE "jetton_transfers" IS 'One row per jetton transfer, keyed by the transaction of the sending jetton wallet. Amounts are raw jetton units (not scaled by decimals).';
 COMMENT ON COLUMN "jetton_transfers"."transaction_hash" IS 'Transaction of the sending jetton wallet that processed the transfer (the key).';
@@ -292,6 +292,7 @@ COMMENT ON COLUMN "jetton_transfers"."comment" IS 'Text comment of the forward p
 COMMENT ON COLUMN "jetton_transfers"."custom_payload" IS 'Custom payload as a base64 BoC.';
 COMMENT ON COLUMN "jetton_transfers"."trace_id" IS 'Trace of the transfer.';
 
+-- Key ("tx_hash", "type", "stake_holder_address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "validator_events" (
   "tx_hash" VARCHAR NOT NULL,
   "type" VARCHAR NOT NULL,
@@ -303,8 +304,7 @@ CREATE TABLE IF NOT EXISTS "validator_events" (
   "election_id" BIGINT,
   "query_id" UBIGINT,
   "amount" DECIMAL(38,0) NOT NULL,
-  "reason" INTEGER,
-  PRIMARY KEY ("tx_hash", "type", "stake_holder_address")
+  "reason" INTEGER
 );
 COMMENT ON TABLE "validator_events" IS 'One row per stake event of the elector: a stake accepted or rejected, or a stake recovered.';
 COMMENT ON COLUMN "validator_events"."tx_hash" IS 'Elector transaction that produced the event.';
@@ -319,12 +319,12 @@ COMMENT ON COLUMN "validator_events"."query_id" IS 'Query id of the elector mess
 COMMENT ON COLUMN "validator_events"."amount" IS 'Stake amount, nanoton.';
 COMMENT ON COLUMN "validator_events"."reason" IS 'Elector reason code of a rejected stake.';
 
+-- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,
   "user_friendly" VARCHAR,
   "domain" VARCHAR,
-  "interfaces" VARCHAR[] NOT NULL,
-  PRIMARY KEY ("address")
+  "interfaces" VARCHAR[] NOT NULL
 );
 COMMENT ON TABLE "addresses" IS 'One row per address seen in an address book of any response.';
 COMMENT ON COLUMN "addresses"."address" IS 'Raw form wc:HEX, upper case: the join key of every address column.';

@@ -19,6 +19,7 @@ export const etlMeta = defineTable({
     value: text.doc('Fact value as text.'),
   },
   primaryKey: ['key'],
+  keyIndex: true,
 });
 
 export const etlCheckpoints = defineTable({
@@ -30,6 +31,7 @@ export const etlCheckpoints = defineTable({
     updated_at: timestamptz.doc('When the checkpoint was committed.'),
   },
   primaryKey: ['stream'],
+  keyIndex: true,
 });
 
 export const etlRuns = defineTable({
@@ -47,6 +49,7 @@ export const etlRuns = defineTable({
     error: text.nullable().doc('Error message (with causes) when the run failed.'),
   },
   primaryKey: ['run_id'],
+  keyIndex: true,
   partitionBy: (row) => utcDay(row.started_at),
 });
 
@@ -63,6 +66,7 @@ export const etlRejects = defineTable({
     seen_at: timestamptz.doc('When it was last rejected.'),
   },
   primaryKey: ['stream', 'reject_id'],
+  keyIndex: true,
 });
 
 /** Every bookkeeping table, in creation order. */

@@ -7,7 +7,7 @@ export interface CreateTableOptions {
   readonly name?: string;
   /** Create a connection-local TEMP table. @default false */
   readonly temporary?: boolean;
-  /** Emit NOT NULL and PRIMARY KEY constraints. @default true */
+  /** Emit NOT NULL constraints, and PRIMARY KEY for a table with `keyIndex`. @default true */
   readonly constraints?: boolean;
   /** Extra trailing columns as [name, SQL type], e.g. a staging column. @default [] */
   readonly extraColumns?: readonly (readonly [string, string])[];
@@ -22,10 +22,11 @@ export function createTableSql(table: AnyTable, options: CreateTableOptions = {}
     return `  ${quotedIdentifier(name)} ${kind.sqlType}${notNull}`;
   });
   for (const [name, type] of options.extraColumns ?? []) lines.push(`  ${quotedIdentifier(name)} ${type}`);
-  if (constraints) lines.push(`  PRIMARY KEY (${identifierList(table.primaryKey)})`);
+  if (constraints && table.keyIndex === true) lines.push(`  PRIMARY KEY (${identifierList(table.primaryKey)})`);
+  const unindexedKey = constraints && table.keyIndex !== true ? `-- Key (${identifierList(table.primaryKey)}): unique, kept so by chain-etl's delete-then-insert; no index.\n` : '';
   const temp = options.temporary ? 'TEMP ' : '';
   const name = quotedIdentifier(options.name ?? table.name);
-  return `CREATE ${temp}TABLE IF NOT EXISTS ${name} (\n${lines.join(',\n')}\n);`;
+  return `${unindexedKey}CREATE ${temp}TABLE IF NOT EXISTS ${name} (\n${lines.join(',\n')}\n);`;
 }
 
 /** `COMMENT ON` statements carrying the table's and its columns' documentation into the catalog. */

@@ -110,12 +110,20 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
       const task = queue
         .add(async () => {
           signal.throwIfAborted();
-          const pages = budget.pace(pageWindow(job.stream, options.api, job.filters, { ...window, limit: pageLimit, signal }), signal);
+          const pages = budget.pace(asBatches(job, pageWindow(job.stream, options.api, job.filters, { ...window, limit: pageLimit, signal })), signal);
           // The scout stops after its first page when there is more: nothing to read ahead for.
-          for await (const page of scout ? pages : readAhead(pages)) {
+          const source = scout ? pages : readAhead(pages);
+          /**
+           * Commits the window's next page; false once the window is done or the scout has split it.
+           * A function, not a loop body: nothing keeps a committed page while the next is awaited.
+           */
+          const commitNext = async (): Promise<boolean> => {
+            const next = await source.next();
+            if (next.done === true) return false;
+            const page = next.value;
             try {
               signal.throwIfAborted();
-              const batch = toBatch(job, page);
+              const { batch } = page;
               if (options.strict && batch.rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, batch.rejects);
               await serialize(async () => {
                 const checkpoint = tracker.advance(index, page.through);
@@ -131,10 +139,16 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
             }
             if (scout && !page.last) {
               tracker.endAt(index, page.through);
-              const count = Math.min(windowCount, estimatePagesLeft(window, page.items.length + page.rejects.length, page.through, pageLimit));
+              const count = Math.min(windowCount, estimatePagesLeft(window, page.received, page.through, pageLimit));
               for (const rest of splitWindows(page.through + 1n, window.to, count, MIN_WINDOW[job.stream.axis])) fetchWindow(rest, false);
-              return;
+              return false;
             }
+            return true;
+          };
+          try {
+            while (await commitNext());
+          } finally {
+            await source.return(undefined);
           }
         })
         .catch((error: unknown) => {
@@ -165,7 +179,47 @@ export class RejectedItemError extends FatalError {
   }
 }
 
-function toBatch(job: StreamJob, page: Page<unknown>): { rows: Map<string, Row[]>; rejects: RejectInput[]; count: number } {
+interface Batch {
+  readonly rows: Map<string, Row[]>;
+  readonly rejects: RejectInput[];
+  readonly count: number;
+}
+
+/** A page as rows: what it holds while it waits for its commit. */
+interface PageBatch {
+  readonly batch: Batch;
+  readonly through: bigint;
+  readonly last: boolean;
+  /** Items the response carried, valid or not. */
+  readonly received: number;
+}
+
+/**
+ * Turns each page into rows as soon as it arrives, so that a page read ahead or waiting for the
+ * commit before it holds its rows only, not the API's objects as well.
+ */
+async function* asBatches(job: StreamJob, pages: AsyncGenerator<Page<unknown>>): AsyncGenerator<PageBatch> {
+  try {
+    for (;;) {
+      let next = await nextBatch(job, pages);
+      if (next === undefined) return;
+      yield next;
+      // A suspended generator keeps its variables: not this page while the next is fetched.
+      next = undefined;
+    }
+  } finally {
+    await pages.return(undefined);
+  }
+}
+
+async function nextBatch(job: StreamJob, pages: AsyncGenerator<Page<unknown>>): Promise<PageBatch | undefined> {
+  const next = await pages.next();
+  if (next.done === true) return undefined;
+  const page = next.value;
+  return { batch: toBatch(job, page), through: page.through, last: page.last, received: page.items.length + page.rejects.length };
+}
+
+function toBatch(job: StreamJob, page: Page<unknown>): Batch {
   const rows = new Map<string, Row[]>();
   let count = 0;
   const add = (table: string, tableRows: readonly Row[]): void => {

@@ -47,7 +47,7 @@ export class PageBudget {
     try {
       for (;;) {
         await this.acquire(signal);
-        let result: IteratorResult<T>;
+        let result: IteratorResult<T> | undefined;
         try {
           result = await source.next();
         } catch (error) {
@@ -59,6 +59,8 @@ export class PageBudget {
           return;
         }
         yield result.value;
+        // A suspended generator keeps its variables: not this value while waiting for a permit.
+        result = undefined;
       }
     } finally {
       await source.return(undefined);

@@ -8,7 +8,7 @@
  */
 import type { V3Api } from '../api/v3.js';
 import { parseItems } from '../api/wire.js';
-import type { StreamDefinition } from '../core/stream.js';
+import type { PageRequest, StreamDefinition } from '../core/stream.js';
 import { ApiContractError } from '../api/errors.js';
 
 export interface Page<Item> {
@@ -36,53 +36,84 @@ export async function* pageWindow<Item, Filters>(
   filters: Filters,
   window: WindowRequest,
 ): AsyncGenerator<Page<Item>> {
-  let cursor = window.from;
-  let offset = 0;
-  const seenAtCursor = new Set<string>();
-  while (cursor <= window.to) {
-    const to = offset > 0 ? cursor : window.to;
-    const request = { from: cursor, to, limit: window.limit, offset, signal: window.signal };
-    const response = await stream.fetchPage(api, filters, request);
-    const raw = response[stream.itemsKey] ?? [];
-    const { ok, rejects } = parseItems(stream.item, raw);
-    const params = { from: String(cursor), to: String(to), limit: String(window.limit), offset: String(offset) };
-    const full = raw.length >= window.limit;
-    const first = ok[0];
-
-    if (!full) {
-      const fresh = ok.filter((item) => !seenAtCursor.has(stream.key(item)));
-      if (offset > 0 && to < window.to) {
-        // Finished the crowded position; carry on after it.
-        yield { items: fresh, rejects, addressBook: response.address_book, request: params, through: cursor, last: false };
-        cursor += 1n;
-        offset = 0;
-        seenAtCursor.clear();
-        continue;
-      }
-      yield { items: fresh, rejects, addressBook: response.address_book, request: params, through: window.to, last: true };
-      return;
-    }
-
-    if (ok.length === 0) {
-      throw new ApiContractError(`${stream.endpoint}: a full page of ${raw.length} items failed validation at position ${cursor}; cannot page past it (first reason: ${rejects[0]?.reason})`, { endpoint: stream.endpoint });
-    }
-    const lastPosition = stream.position(ok[ok.length - 1]!);
-    if (first !== undefined && stream.position(first) === lastPosition) {
-      // A whole page at one position: read that position by offset, deduping by key.
-      const fresh = ok.filter((item) => !seenAtCursor.has(stream.key(item)));
-      for (const item of fresh) seenAtCursor.add(stream.key(item));
-      if (cursor !== lastPosition) {
-        cursor = lastPosition;
-        offset = 0;
-      }
-      offset += window.limit;
-      yield { items: fresh, rejects, addressBook: response.address_book, request: params, through: cursor - 1n, last: false };
-      continue;
-    }
-    const before = ok.filter((item) => stream.position(item) < lastPosition);
-    yield { items: before, rejects, addressBook: response.address_book, request: params, through: lastPosition - 1n, last: false };
-    cursor = lastPosition;
-    offset = 0;
-    seenAtCursor.clear();
+  const cursor: Cursor = { position: window.from, offset: 0, seen: new Set(), done: window.from > window.to };
+  while (!cursor.done) {
+    // A suspended generator keeps its variables: cleared after the yield, the page is not held
+    // while the next one is fetched.
+    let page: Page<Item> | undefined = await nextPage(stream, api, filters, window, cursor);
+    yield page;
+    page = undefined;
   }
+}
+
+/** Where a window's paging stands: the position to read from, and the offset within it. */
+interface Cursor {
+  position: bigint;
+  offset: number;
+  /** Keys already yielded at `position` while it is read by offset. */
+  readonly seen: Set<string>;
+  done: boolean;
+}
+
+/** Fetches the page at the cursor and moves the cursor past what it yields. */
+async function nextPage<Item, Filters>(
+  stream: StreamDefinition<Item, Filters>,
+  api: V3Api,
+  filters: Filters,
+  window: WindowRequest,
+  cursor: Cursor,
+): Promise<Page<Item>> {
+  const from = cursor.position;
+  const to = cursor.offset > 0 ? from : window.to;
+  const request = { from, to, limit: window.limit, offset: cursor.offset, signal: window.signal };
+  const { ok, rejects, received, addressBook } = await fetchItems(stream, api, filters, request);
+  const params = { from: String(from), to: String(to), limit: String(window.limit), offset: String(cursor.offset) };
+  const page = (items: readonly Item[], through: bigint, last: boolean): Page<Item> => ({ items, rejects, addressBook, request: params, through, last });
+  const unseen = (): Item[] => ok.filter((item) => !cursor.seen.has(stream.key(item)));
+  const moveTo = (position: bigint): void => {
+    cursor.position = position;
+    cursor.offset = 0;
+    cursor.seen.clear();
+  };
+
+  if (received < window.limit) {
+    if (cursor.offset > 0 && to < window.to) {
+      // Finished the crowded position; carry on after it.
+      const fresh = unseen();
+      moveTo(from + 1n);
+      return page(fresh, from, false);
+    }
+    cursor.done = true;
+    return page(unseen(), window.to, true);
+  }
+
+  if (ok.length === 0) {
+    throw new ApiContractError(`${stream.endpoint}: a full page of ${received} items failed validation at position ${from}; cannot page past it (first reason: ${rejects[0]?.reason})`, { endpoint: stream.endpoint });
+  }
+  const lastPosition = stream.position(ok[ok.length - 1]!);
+  if (stream.position(ok[0]!) === lastPosition) {
+    // A whole page at one position: read that position by offset, deduping by key.
+    const fresh = unseen();
+    if (from !== lastPosition) moveTo(lastPosition);
+    for (const item of fresh) cursor.seen.add(stream.key(item));
+    cursor.offset += window.limit;
+    return page(fresh, cursor.position - 1n, false);
+  }
+  moveTo(lastPosition);
+  return page(ok.filter((item) => stream.position(item) < lastPosition), lastPosition - 1n, false);
+}
+
+/**
+ * One page, validated. The response itself is dropped here, not kept by the window's generator while
+ * it waits for its next page: only the items, the rejects and the address book stay in memory.
+ */
+async function fetchItems<Item, Filters>(
+  stream: StreamDefinition<Item, Filters>,
+  api: V3Api,
+  filters: Filters,
+  request: PageRequest,
+): Promise<{ ok: Item[]; rejects: { raw: unknown; reason: string }[]; received: number; addressBook: unknown }> {
+  const response = await stream.fetchPage(api, filters, request);
+  const raw = response[stream.itemsKey] ?? [];
+  return { ...parseItems(stream.item, raw), received: raw.length, addressBook: response.address_book };
 }

@@ -7,12 +7,14 @@ export async function* readAhead<T>(source: AsyncGenerator<T>): AsyncGenerator<T
   let next = source.next();
   try {
     for (;;) {
-      const result = await next;
+      let result: IteratorResult<T> | undefined = await next;
       if (result.done === true) return;
       next = source.next();
       // Awaited on the next turn, or dropped below when the caller stops first.
       next.catch(() => undefined);
       yield result.value;
+      // A suspended generator keeps its variables: not this value while the next one is awaited.
+      result = undefined;
     }
   } finally {
     await next.catch(() => undefined);

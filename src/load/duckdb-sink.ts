@@ -19,19 +19,22 @@ export interface DuckDBSinkOptions {
   readonly now?: () => number;
   /** Schema version this build writes; a warehouse with another one is refused. @default SCHEMA_VERSION */
   readonly schemaVersion?: number;
-  /** DuckDB configuration options, e.g. `{ threads: '4' }`. @default { checkpoint_threshold: '256MB' } */
+  /** DuckDB configuration options, e.g. `{ threads: '4' }`, over the sink's defaults (`checkpoint_threshold` 64MB, `memory_limit` 256MB). */
   readonly config?: Readonly<Record<string, string>>;
 }
 
 const systemClock = (): number => Math.floor(Date.now() / 1000);
 /**
  * DuckDB checkpoints the WAL into the file whenever it passes 16 MB by default, inside the COMMIT
- * that crossed it, and each such checkpoint costs more as the warehouse grows. Measured over 500k
- * transactions (bench/warehouse-growth.ts): 1GB cost 74 + 14 (close) CPU-s with a 1,748 MiB peak,
- * 256MB 89 + 2 CPU-s with 1,089 MiB; the default 16MB about 215 CPU-s. The sink also checkpoints on
- * close; a process killed before that replays the WAL on the next open.
+ * that crossed it; until then the committed rows also stay in memory (about 1.6 MiB per MB of WAL).
+ * Without key indexes (see `AnyTable.keyIndex`) a checkpoint costs what it writes: measured over 300k
+ * transactions (bench/warehouse-growth.ts, 4 interleaved windows), 64MB cost the same commit CPU as
+ * 256MB (14–20 CPU-s per 100k) and held 102 instead of 232 MiB; 32MB cost 15 % more. The memory
+ * limit bounds DuckDB's cache of table blocks, which otherwise grows with the warehouse (default: 80 %
+ * of the machine's memory). The sink also checkpoints on close; a killed process's WAL is replayed on
+ * the next open.
  */
-const WAL_CHECKPOINT_THRESHOLD = '256MB';
+const DUCKDB_DEFAULTS: Readonly<Record<string, string>> = { checkpoint_threshold: '64MB', memory_limit: '256MB' };
 const stageName = (table: string): string => `__stage_${table}`;
 const replaceName = (table: string, column: string): string => `__replace_${table}__${column}`;
 const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;
@@ -76,10 +79,7 @@ export class DuckDBSink implements Sink {
       if (this.#tables.has(table.name)) throw new FatalError(`Table ${table.name} is opened twice`);
       this.#tables.set(table.name, table);
     }
-    this.#instance = await openDuckDBFile(this.#options.path, {
-      checkpoint_threshold: WAL_CHECKPOINT_THRESHOLD,
-      ...this.#options.config,
-    });
+    this.#instance = await openDuckDBFile(this.#options.path, { ...DUCKDB_DEFAULTS, ...this.#options.config });
     try {
       this.#connection = await this.#instance.connect();
       await this.#prepareTable(etlMeta);

@@ -26,7 +26,8 @@ const transfers = defineTable({
 
 describe('createTableSql', () => {
   it('renders the DDL golden, constraints and quoting included', () => {
-    expect(createTableSql(transfers)).toBe(`CREATE TABLE IF NOT EXISTS "jetton_transfers" (
+    expect(createTableSql(transfers)).toBe(`-- Key ("transaction_hash"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "jetton_transfers" (
   "transaction_hash" VARCHAR NOT NULL,
   "transaction_lt" UBIGINT NOT NULL,
   "transaction_now" TIMESTAMPTZ NOT NULL,
@@ -34,9 +35,13 @@ describe('createTableSql', () => {
   "amount" DECIMAL(38,0) NOT NULL,
   "forward_payload" JSON,
   "accounts" VARCHAR[] NOT NULL,
-  "type" VARCHAR NOT NULL,
-  PRIMARY KEY ("transaction_hash")
+  "type" VARCHAR NOT NULL
 );`);
+  });
+
+  it('declares PRIMARY KEY only for a table with keyIndex', () => {
+    expect(createTableSql(etlRuns)).toContain('  "error" VARCHAR,\n  PRIMARY KEY ("run_id")\n);');
+    expect(createTableSql(etlRuns)).not.toContain('-- Key');
   });
 
   it('renders staging tables without constraints, with extra columns', () => {

@@ -97,6 +97,39 @@ describe('DuckDBSink', () => {
     });
   });
 
+  it('indexes the keys of bookkeeping tables only; data tables stay unique by delete-then-insert', async () => {
+    await withSink(async (sink) => {
+      const indexed = await sink.connection.runAndReadAll(
+        "SELECT table_name FROM duckdb_constraints() WHERE constraint_type = 'PRIMARY KEY' AND database_name = current_database() ORDER BY 1",
+      );
+      expect(indexed.getRows().map(([name]) => name)).toEqual(['_etl_checkpoints', '_etl_meta', '_etl_rejects', '_etl_runs']);
+      await sink.commit(firstBatch);
+      await sink.commit(firstBatch);
+      const keys = await sink.connection.runAndReadAll('SELECT count(*), count(DISTINCT tx_hash) FROM transfers');
+      expect(keys.getRows()).toEqual([[3n, 3n]]);
+    });
+  });
+
+  it('keeps writing a warehouse whose data tables an earlier build created with PRIMARY KEY', async () => {
+    const path = join(await tempDir(), 'warehouse.duckdb');
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    await connection.run(`CREATE TABLE transfers (tx_hash VARCHAR NOT NULL, lt UBIGINT NOT NULL, utime TIMESTAMPTZ NOT NULL,
+      source VARCHAR, amount DECIMAL(38,0) NOT NULL, comment VARCHAR, PRIMARY KEY (tx_hash))`);
+    connection.closeSync();
+    instance.closeSync();
+    const sink = new DuckDBSink({ path, now: () => NOW });
+    await sink.open([transfers]);
+    try {
+      const batch = { ...firstBatch, rows: new Map([...firstBatch.rows].filter(([table]) => table === 'transfers')) };
+      await sink.commit(batch);
+      await sink.commit(batch);
+      expect(await readRows(sink.connection, transfers)).toEqual(byHash(batch.rows.get('transfers')!));
+    } finally {
+      await sink.close();
+    }
+  });
+
   it('replaces by trace: old action ids of a re-sent trace disappear, other traces stay', async () => {
     await withSink(async (sink) => {
       await sink.commit(firstBatch);
