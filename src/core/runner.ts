@@ -110,7 +110,7 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
       const task = queue
         .add(async () => {
           signal.throwIfAborted();
-          const pages = budget.pace(asBatches(job, pageWindow(job.stream, options.api, job.filters, { ...window, limit: pageLimit, signal })), signal);
+          const pages = budget.pace(asBatches(job, pageWindow(job.stream, options.api, job.filters, { ...window, limit: pageLimit, signal, firstPageOnly: scout })), signal);
           // The scout stops after its first page when there is more: nothing to read ahead for.
           const source = scout ? pages : readAhead(pages);
           /**

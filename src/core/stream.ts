@@ -15,7 +15,7 @@ export interface PageRequest {
   readonly from: bigint;
   readonly to: bigint;
   readonly limit: number;
-  /** Non-zero only inside a single position holding more items than a page. */
+  /** Items of position `from` already read: non-zero inside a position holding more items than a page, or after a full page of a stream with `fixedOrderWithinPosition`. */
   readonly offset: number;
   readonly signal?: AbortSignal;
 }
@@ -39,6 +39,12 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> {
   readonly item: z.ZodType<Item>;
   /** Re-scanned over a trailing overlap on every run and replaced by `replaceBy` (actions: trace completion is late). */
   readonly rescansOverlap: boolean;
+  /**
+   * The service returns the items sharing a position in one fixed order, and no item joins or leaves
+   * a settled position (transactions: `lt, account`). A full page then continues inside its last
+   * position by offset instead of reading that position again (D4).
+   */
+  readonly fixedOrderWithinPosition: boolean;
   /** Fetches one page; filters are the pipeline's, already normalised. */
   fetchPage(api: V3Api, filters: Filters, request: PageRequest): Promise<V3Page<string>>;
   /** The item's position on the stream's axis (tx lt, trace_end_lt, utime…). */

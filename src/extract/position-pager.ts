@@ -4,7 +4,11 @@
  * position (inclusive), because items sharing a position may come back in any order (jetton
  * transfers, lt ties across accounts). A position holding more items than a page is read by offset,
  * which is exact only where the service orders items within a position (transactions by account,
- * actions by trace_id); jetton transfers have no such order, but no lt holds 1000 of them.
+ * actions by trace_id); jetton transfers have no such order, but no lt holds 1000 of them. Where that
+ * order is fixed and settled positions never change (`fixedOrderWithinPosition`), a full page is kept
+ * whole and the next one starts inside its last position by offset: nothing is read twice.
+ * An offset counts only the valid items read at its position: an invalid item (whose position is
+ * unknown) is read again rather than risk skipping one that was never read.
  */
 import type { V3Api } from '../api/v3.js';
 import { parseItems } from '../api/wire.js';
@@ -28,6 +32,11 @@ export interface WindowRequest {
   readonly to: bigint;
   readonly limit: number;
   readonly signal?: AbortSignal;
+  /**
+   * The caller reads the first page only and carries on from its `through + 1` (the runner's scout):
+   * a full page then yields only the positions it completes, even with `fixedOrderWithinPosition`.
+   */
+  readonly firstPageOnly?: boolean;
 }
 
 export async function* pageWindow<Item, Filters>(
@@ -64,7 +73,7 @@ async function nextPage<Item, Filters>(
   cursor: Cursor,
 ): Promise<Page<Item>> {
   const from = cursor.position;
-  const to = cursor.offset > 0 ? from : window.to;
+  const to = cursor.offset > 0 && !stream.fixedOrderWithinPosition ? from : window.to;
   const request = { from, to, limit: window.limit, offset: cursor.offset, signal: window.signal };
   const { ok, rejects, received, addressBook } = await fetchItems(stream, api, filters, request);
   const params = { from: String(from), to: String(to), limit: String(window.limit), offset: String(cursor.offset) };
@@ -96,8 +105,19 @@ async function nextPage<Item, Filters>(
     const fresh = unseen();
     if (from !== lastPosition) moveTo(lastPosition);
     for (const item of fresh) cursor.seen.add(stream.key(item));
-    cursor.offset += window.limit;
+    cursor.offset += ok.length;
     return page(fresh, cursor.position - 1n, false);
+  }
+  if (stream.fixedOrderWithinPosition && window.firstPageOnly !== true) {
+    // Keep the whole page and read on after it, skipping by offset the items of its last position.
+    const fresh = unseen();
+    moveTo(lastPosition);
+    for (const item of fresh) {
+      if (stream.position(item) !== lastPosition) continue;
+      cursor.seen.add(stream.key(item));
+      cursor.offset += 1;
+    }
+    return page(fresh, lastPosition - 1n, false);
   }
   moveTo(lastPosition);
   return page(ok.filter((item) => stream.position(item) < lastPosition), lastPosition - 1n, false);

@@ -195,6 +195,7 @@ export const actionsStream = defineStream<ActionItem, ActionFilters>({
   itemsKey: 'actions',
   item: actionItem,
   rescansOverlap: true,
+  fixedOrderWithinPosition: false,
   fetchPage: async (api, filters, request) =>
     (await api.actions(
       {

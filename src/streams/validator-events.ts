@@ -65,6 +65,7 @@ export const validatorEventsStream = defineStream<ValidatorEventItem, ValidatorE
   itemsKey: 'events',
   item: validatorEventItem,
   rescansOverlap: false,
+  fixedOrderWithinPosition: false,
   fetchPage: async (api, filters, request) =>
     (await api.validatorEvents(
       {

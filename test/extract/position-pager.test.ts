@@ -7,10 +7,15 @@ import type { V3Api } from '../../src/api/v3.js';
 interface Item {
   readonly id: string;
   readonly pos: bigint;
+  /** Sent with a broken position: fails validation. */
+  readonly broken?: boolean;
 }
 
-/** A service whose rows sharing a position come back in a different order on every request (unless `stable`). */
-function fakeStream(rows: readonly Item[], requests: PageRequest[], stable = false): StreamDefinition<Item, unknown> {
+/**
+ * A service whose rows sharing a position come back in a different order on every request (unless
+ * `stable`); `fixedOrder` declares the stable order to the pager.
+ */
+function fakeStream(rows: readonly Item[], requests: PageRequest[], stable = false, fixedOrder = false): StreamDefinition<Item, unknown> {
   let shuffle = 0;
   return {
     name: 'fake',
@@ -19,15 +24,16 @@ function fakeStream(rows: readonly Item[], requests: PageRequest[], stable = fal
     axis: 'lt',
     endpoint: '/api/v3/fake',
     itemsKey: 'items',
-    item: z.object({ id: z.string(), pos: z.string().transform(BigInt) }),
+    item: z.object({ id: z.string(), pos: z.string().regex(/^\d+$/).transform(BigInt) }),
     rescansOverlap: false,
+    fixedOrderWithinPosition: fixedOrder,
     fetchPage: async (_api, _filters, request) => {
       requests.push(request);
       if (!stable) shuffle += 1;
       const inRange = rows.filter((r) => r.pos >= request.from && r.pos <= request.to);
       const ordered = [...inRange].sort((a, b) => (a.pos === b.pos ? ((a.id < b.id) === (shuffle % 2 === 0) ? -1 : 1) : a.pos < b.pos ? -1 : 1));
       const page = ordered.slice(request.offset, request.offset + request.limit);
-      return { items: page.map((r) => ({ id: r.id, pos: String(r.pos) })) };
+      return { items: page.map((r) => ({ id: r.id, pos: r.broken === true ? 'broken' : String(r.pos) })) };
     },
     position: (item) => item.pos,
     key: (item) => item.id,
@@ -35,10 +41,10 @@ function fakeStream(rows: readonly Item[], requests: PageRequest[], stable = fal
   };
 }
 
-async function collect(rows: Item[], limit: number, from = 0n, to = 1000n, stable = false): Promise<{ ids: string[]; requests: PageRequest[] }> {
+async function collect(rows: Item[], limit: number, from = 0n, to = 1000n, stable = false, fixedOrder = false): Promise<{ ids: string[]; requests: PageRequest[] }> {
   const requests: PageRequest[] = [];
   const ids: string[] = [];
-  for await (const page of pageWindow(fakeStream(rows, requests, stable), {} as V3Api, {}, { from, to, limit })) {
+  for await (const page of pageWindow(fakeStream(rows, requests, stable, fixedOrder), {} as V3Api, {}, { from, to, limit })) {
     ids.push(...page.items.map((i) => i.id));
   }
   return { ids, requests };
@@ -72,6 +78,45 @@ describe('pageWindow', () => {
     const { ids, requests } = await collect(crowded, 3, 0n, 1000n, true);
     expect(new Set(ids)).toEqual(new Set(crowded.map((r) => r.id)));
     expect(requests.some((r) => r.offset > 0 && r.from === 2n && r.to === 2n)).toBe(true);
+  });
+
+  it('with a fixed order within a position, keeps full pages whole and goes on by offset: every row once, none read twice', async () => {
+    for (const limit of [3, 5, 7, 1000]) {
+      const { ids, requests } = await collect(rows, limit, 0n, 1000n, true, true);
+      expect(ids, `limit ${limit}`).toEqual([...rows].sort((a, b) => (a.pos === b.pos ? (a.id < b.id ? -1 : 1) : a.pos < b.pos ? -1 : 1)).map((r) => r.id));
+      expect(requests, `limit ${limit}`).toHaveLength(Math.floor(rows.length / limit) + 1);
+    }
+    const { requests } = await collect(rows, 5, 0n, 1000n, true, true);
+    // First page: 1-0, 1-1, 2-0, 2-1, 2-2: all kept, the next starts at 2 after its 3 rows.
+    expect(requests[1]).toMatchObject({ from: 2n, to: 1000n, offset: 3 });
+  });
+
+  it('yields only the positions a full first page completes when the caller reads no further (firstPageOnly)', async () => {
+    const requests: PageRequest[] = [];
+    const pages = pageWindow(fakeStream(rows, requests, true, true), {} as V3Api, {}, { from: 0n, to: 1000n, limit: 5, firstPageOnly: true });
+    const first = await pages.next();
+    await pages.return(undefined);
+    expect(first.value).toMatchObject({ through: 1n, last: false });
+    expect(first.value?.items.map((i) => i.id)).toEqual(['1-0', '1-1']);
+  });
+
+  it('reads an invalid item again rather than skip a valid one after it', async () => {
+    const withBroken = rows.map((r) => (r.id === '2-1' || r.id === '7-3' ? { ...r, broken: true } : r));
+    const valid = withBroken.filter((r) => r.broken !== true).map((r) => r.id);
+    for (const fixedOrder of [false, true]) {
+      for (const limit of [3, 4, 5, 6]) {
+        const { ids } = await collect(withBroken, limit, 0n, 1000n, true, fixedOrder);
+        expect(ids.sort(), `limit ${limit}, fixed order ${fixedOrder}`).toEqual([...valid].sort());
+      }
+      // A page of one position after an invalid item: [b, c0, c1, c2], then position 3 by offset 3, not 4.
+      const crowded: Item[] = [
+        ...['a0', 'a1', 'a2'].map((id) => ({ id, pos: 1n })),
+        { id: 'b', pos: 2n, broken: true },
+        ...Array.from({ length: 6 }, (_, i) => ({ id: `c${i}`, pos: 3n })),
+      ];
+      const { ids } = await collect(crowded, 4, 0n, 1000n, true, fixedOrder);
+      expect(ids.sort(), `fixed order ${fixedOrder}`).toEqual(['a0', 'a1', 'a2', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    }
   });
 
   it('respects inclusive window bounds', async () => {
