@@ -97,7 +97,7 @@ describe('pageWindow', () => {
     const first = await pages.next();
     await pages.return(undefined);
     expect(first.value).toMatchObject({ through: 1n, last: false });
-    expect(first.value?.items.map((i) => i.id)).toEqual(['1-0', '1-1']);
+    expect(first.value?.items.map((i: Item) => i.id)).toEqual(['1-0', '1-1']);
   });
 
   it('reads an invalid item again rather than skip a valid one after it', async () => {
