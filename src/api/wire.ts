@@ -3,6 +3,7 @@
  * as decimal strings and leave as bigint; unknown fields and unknown enum values never reject.
  */
 import { z } from 'zod';
+import { nullish, refused, showInput, wireValue, type ValueParser, type WireProblem } from '../core/wire-value.js';
 
 /** Objects tolerate (and keep) fields the API adds later. */
 export const looseObject = z.looseObject;
@@ -10,29 +11,28 @@ export const looseObject = z.looseObject;
 const expected =
   (what: string) =>
   (issue: { readonly input?: unknown }): string =>
-    `expected ${what}, got ${show(issue.input)}`;
+    `expected ${what}, got ${showInput(issue.input)}`;
 
-function decimal(pattern: RegExp, what: string, min: bigint, max: bigint) {
-  return z
-    .string({ error: expected(what) })
-    .regex(pattern, { error: expected(what) })
-    .transform((text) => BigInt(text))
-    .pipe(
-      z
-        .bigint()
-        .min(min, { error: expected(`${what} ≥ ${min}`) })
-        .max(max, { error: expected(`${what} ≤ ${max}`) }),
-    );
+function decimal(pattern: RegExp, what: string, min: bigint, max: bigint): ValueParser<bigint> {
+  return (input) => {
+    if (typeof input !== 'string' || !pattern.test(input)) return refused(what, input);
+    const value = BigInt(input);
+    if (value < min) return refused(`${what} ≥ ${min}`, value);
+    if (value > max) return refused(`${what} ≤ ${max}`, value);
+    return value;
+  };
 }
 
 /** u64 as a decimal string (lt, seqno-like counters) → bigint; digits only, at most 2^64−1. */
-export const uint64String = decimal(/^\d+$/, 'an unsigned 64-bit integer as a decimal string', 0n, 2n ** 64n - 1n);
+export const uint64Decimal = decimal(/^\d+$/, 'an unsigned 64-bit integer as a decimal string', 0n, 2n ** 64n - 1n);
+export const uint64String = wireValue(uint64Decimal);
 
 /** Unsigned amount as a decimal string (nanoton, jetton amounts reach 2^120) → bigint, at most 2^256−1. */
-export const uint256String = decimal(/^\d+$/, 'an unsigned integer as a decimal string', 0n, 2n ** 256n - 1n);
+export const uint256Decimal = decimal(/^\d+$/, 'an unsigned integer as a decimal string', 0n, 2n ** 256n - 1n);
+export const uint256String = wireValue(uint256Decimal);
 
 /** Signed 257-bit TVM-style integer as a decimal string → bigint, within ±2^255. */
-export const int256String = decimal(/^-?\d+$/, 'a signed integer as a decimal string', -(2n ** 255n), 2n ** 255n - 1n);
+export const int256String = wireValue(decimal(/^-?\d+$/, 'a signed integer as a decimal string', -(2n ** 255n), 2n ** 255n - 1n));
 
 /** Non-negative integer below 2^53 sent as a JSON number or a decimal string (block `gen_utime`) → number. */
 export const safeUint = z.union(
@@ -47,10 +47,7 @@ export const safeUint = z.union(
 );
 
 /** A string, null, or absent (→ null). */
-export const nullableString = z
-  .string({ error: expected('a string or null') })
-  .nullish()
-  .transform((value) => value ?? null);
+export const nullableString = nullish(wireValue((input) => (typeof input === 'string' ? input : refused('a string or null', input))));
 
 /** `pending` (emulated), `confirmed` (shard block), `finalized` (masterchain); others kept as text. */
 export type Finality = 'pending' | 'confirmed' | 'finalized' | (string & {});
@@ -58,9 +55,11 @@ export type Finality = 'pending' | 'confirmed' | 'finalized' | (string & {});
 const FINALITY_BY_CODE: readonly Finality[] = ['pending', 'confirmed', 'finalized'];
 
 /** Finality as the API's integer code or its text; an unknown value (`unknown_3`) is kept, never rejected. */
-export const finality = z
-  .union([z.number().int().min(0), z.string()], { error: expected('a finality code or name') })
-  .transform((value): Finality => (typeof value === 'number' ? (FINALITY_BY_CODE[value] ?? `unknown_${value}`) : value));
+export const finality = wireValue((input): Finality | WireProblem => {
+  if (typeof input === 'string') return input;
+  if (Number.isInteger(input) && (input as number) >= 0) return FINALITY_BY_CODE[input as number] ?? `unknown_${input as number}`;
+  return refused('a finality code or name', input);
+});
 
 /** `address_book` value: the user-friendly form of a raw address, plus its DNS name and interfaces. */
 export const addressBookEntry = looseObject({
@@ -113,11 +112,4 @@ export function parseItems<S extends z.ZodType>(schema: S, items: readonly unkno
 /** One line per failure: `path.to.field: message; …`. */
 export function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.map(String).join('.') || '(item)'}: ${issue.message}`).join('; ');
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'bigint') return `${value}`;
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

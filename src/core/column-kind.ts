@@ -1,5 +1,6 @@
 import type { DuckDBAppender, DuckDBValue } from '@duckdb/node-api';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { WireProblem, nullish, wireValue, type ValueParser } from './wire-value.js';
 
 /**
  * What a column holds, declared once: TS value type, wire parsing, DuckDB type, appender call,
@@ -48,7 +49,8 @@ export interface KindSpec<T> {
   readonly expected: string;
   /** Whether `value` is a value of this kind. */
   is(value: unknown): value is T;
-  readonly wire: z.ZodType<T>;
+  /** The API's JSON form → a value (which `is` then checks). */
+  readonly fromWire: ValueParser<T>;
   append(appender: DuckDBAppender, value: T): void;
   read(value: DuckDBValue): T;
 }
@@ -64,9 +66,11 @@ export function makeKind<T>(spec: KindSpec<T>, description = ''): ColumnKind<T> 
     kindDoc: spec.kindDoc,
     description,
     isNullable: false,
-    wire: spec.wire.superRefine((value, ctx) => {
+    wire: wireValue((input) => {
+      const value = spec.fromWire(input);
+      if (value instanceof WireProblem) return value;
       const found = problem(value);
-      if (found !== undefined) ctx.addIssue({ code: 'custom', message: found });
+      return found === undefined ? value : new WireProblem(found);
     }),
     problem,
     append: spec.append,
@@ -80,7 +84,7 @@ function makeNullable<T>(inner: ColumnKind<T>): ColumnKind<T | null> {
   const kind: ColumnKind<T | null> = {
     ...inner,
     isNullable: true,
-    wire: inner.wire.nullable(),
+    wire: nullish(inner.wire),
     problem: (value) => {
       if (value === null) return undefined;
       const found = inner.problem(value);

@@ -8,8 +8,8 @@ import {
   listValue,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import { z } from 'zod';
 import { describeValue, makeKind, type ColumnKind } from './column-kind.js';
+import { refused, type ValueParser } from './wire-value.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -26,10 +26,22 @@ const BASE64_HASH = /^[A-Za-z0-9+/]{43}=$/;
 const RAW_ADDRESS = /^-?\d{1,10}:[0-9A-F]{64}$/;
 const VARCHAR_LIST = LIST(VARCHAR);
 
+const DECIMAL_INTEGER = /^-?\d+$/;
+
 /** Integers arrive as JSON strings (lt, amounts) or, when small, as numbers. */
-const wireInteger = z
-  .union([z.string().regex(/^-?\d+$/, 'expected a decimal integer string'), z.number().int()])
-  .transform((v) => BigInt(v));
+const wireInteger: ValueParser<bigint> = (input) => {
+  if (typeof input === 'string' ? DECIMAL_INTEGER.test(input) : Number.isInteger(input)) return BigInt(input as string | number);
+  return refused('a decimal integer string', input);
+};
+
+/** Small integers and unix seconds: a JSON number or a decimal string. */
+const wireNumber: ValueParser<number> = (input) => {
+  if (Number.isInteger(input)) return input as number;
+  if (typeof input === 'string' && DECIMAL_INTEGER.test(input)) return Number(input);
+  return refused('an integer (number or decimal string)', input);
+};
+
+const wireString: ValueParser<string> = (input) => (typeof input === 'string' ? input : refused('a string', input));
 
 function readFailure(kind: string, value: DuckDBValue): Error {
   return new TypeError(`A ${kind} column read back ${describeValue(value)} from DuckDB`);
@@ -67,7 +79,7 @@ export const text: ColumnKind<string> = makeKind({
   kindDoc: 'Text.',
   expected: 'a string',
   is: (v): v is string => typeof v === 'string',
-  wire: z.string(),
+  fromWire: wireString,
   append: (a, v) => a.appendVarchar(v),
   read: readString('text'),
 });
@@ -80,7 +92,7 @@ export const bool: ColumnKind<boolean> = makeKind({
   kindDoc: 'true or false.',
   expected: 'a boolean',
   is: (v): v is boolean => typeof v === 'boolean',
-  wire: z.boolean(),
+  fromWire: (input) => (typeof input === 'boolean' ? input : refused('a boolean', input)),
   append: (a, v) => a.appendBoolean(v),
   read: (v) => {
     if (typeof v !== 'boolean') throw readFailure('bool', v);
@@ -96,7 +108,7 @@ export const int32: ColumnKind<number> = makeKind({
   kindDoc: 'Signed 32-bit integer.',
   expected: `an integer number from ${INT32_MIN} to ${INT32_MAX}`,
   is: (v): v is number => Number.isInteger(v) && (v as number) >= INT32_MIN && (v as number) <= INT32_MAX,
-  wire: z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]),
+  fromWire: wireNumber,
   append: (a, v) => a.appendInteger(v),
   read: (v) => {
     if (typeof v !== 'number') throw readFailure('int32', v);
@@ -112,7 +124,7 @@ export const int64: ColumnKind<bigint> = makeKind({
   kindDoc: 'Signed 64-bit integer, exact.',
   expected: 'a bigint from -2^63 to 2^63-1',
   is: (v): v is bigint => typeof v === 'bigint' && v >= INT64_MIN && v <= INT64_MAX,
-  wire: wireInteger,
+  fromWire: wireInteger,
   append: (a, v) => a.appendBigInt(v),
   read: readBigint('int64'),
 });
@@ -125,7 +137,7 @@ export const uint64: ColumnKind<bigint> = makeKind({
   kindDoc: 'Unsigned 64-bit integer, exact (logical times, query ids).',
   expected: 'a bigint from 0 to 2^64-1',
   is: (v): v is bigint => typeof v === 'bigint' && v >= 0n && v <= UINT64_MAX,
-  wire: wireInteger,
+  fromWire: wireInteger,
   append: (a, v) => a.appendUBigInt(v),
   read: readBigint('uint64'),
 });
@@ -141,7 +153,7 @@ export const amount: ColumnKind<bigint> = makeKind({
   kindDoc: 'Exact integer amount in base units (nanoton or jetton units), up to 38 digits.',
   expected: 'a bigint with at most 38 digits (|v| < 10^38)',
   is: (v): v is bigint => typeof v === 'bigint' && v < AMOUNT_LIMIT && v > -AMOUNT_LIMIT,
-  wire: wireInteger,
+  fromWire: wireInteger,
   // A HUGEINT appended to a DECIMAL(38,0) column is cast at scale 0 (out-of-range values fail), without
   // the DuckDBValue that appendDecimal builds per value.
   append: (a, v) => a.appendHugeInt(v),
@@ -160,7 +172,7 @@ export const timestamptz: ColumnKind<number> = makeKind({
   kindDoc: 'Instant in UTC, whole seconds (from unix time).',
   expected: 'integer unix seconds between year 1 and 9999',
   is: (v): v is number => Number.isSafeInteger(v) && (v as number) >= UNIX_MIN && (v as number) <= UNIX_MAX,
-  wire: z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]),
+  fromWire: wireNumber,
   // A TIMESTAMP appended to a TIMESTAMPTZ column keeps its micros, without the DuckDBValue that
   // appendTimestampTZ builds per value.
   append: (a, v) => a.appendTimestamp(new DuckDBTimestampValue(BigInt(v) * MICROS_PER_SECOND)),
@@ -178,7 +190,7 @@ export const json: ColumnKind<string> = makeKind({
   kindDoc: "JSON text; query with DuckDB's JSON functions (->, ->>, json_extract).",
   expected: 'a string holding valid JSON',
   is: isJsonText,
-  wire: z.unknown().transform((v) => JSON.stringify(v) ?? 'null'),
+  fromWire: (input) => JSON.stringify(input) ?? 'null',
   append: (a, v) => a.appendVarchar(v),
   read: readString('json'),
 });
@@ -191,7 +203,8 @@ export const textList: ColumnKind<readonly string[]> = makeKind({
   kindDoc: 'List of text values.',
   expected: 'an array of strings',
   is: (v): v is readonly string[] => Array.isArray(v) && v.every((item) => typeof item === 'string'),
-  wire: z.array(z.string()),
+  fromWire: (input) =>
+    Array.isArray(input) && input.every((item) => typeof item === 'string') ? (input as string[]) : refused('an array of strings', input),
   append: (a, v) => a.appendList(listValue(v), VARCHAR_LIST),
   read: (v) => {
     if (!(v instanceof DuckDBListValue)) throw readFailure('textList', v);
@@ -207,7 +220,7 @@ export const hash: ColumnKind<string> = makeKind({
   kindDoc: '32-byte hash in standard base64 (44 characters), as the API sends it.',
   expected: 'a 32-byte hash in standard base64 (44 characters ending in "=")',
   is: (v): v is string => typeof v === 'string' && BASE64_HASH.test(v),
-  wire: z.string(),
+  fromWire: wireString,
   append: (a, v) => a.appendVarchar(v),
   read: readString('hash'),
 });
@@ -220,7 +233,7 @@ export const rawAddress: ColumnKind<string> = makeKind({
   kindDoc: 'Address in raw form workchain:HEX (64 upper-case hex digits), e.g. 0:83DF…; the join key.',
   expected: 'a raw address "wc:HEX" with 64 upper-case hex digits',
   is: (v): v is string => typeof v === 'string' && RAW_ADDRESS.test(v),
-  wire: z.string(),
+  fromWire: wireString,
   append: (a, v) => a.appendVarchar(v),
   read: readString('rawAddress'),
 });

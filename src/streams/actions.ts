@@ -63,13 +63,13 @@ export interface Lifted {
 const NOTHING_LIFTED: Lifted = { source: null, destination: null, asset: null, amount: null, comment: null };
 
 const liftedAmount = nullish(z.union([amountString, z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).transform(BigInt)]));
-const liftedComment = nullish(z.string());
+const liftedComment = nullish(text.wire);
 
 const actionFields = looseObject({
   action_id: hashString,
   trace_id: hashString,
   type: z.string(),
-  success: nullish(z.boolean()),
+  success: nullish(bool.wire),
   start_lt: lt,
   end_lt: lt,
   start_utime: unixSeconds,

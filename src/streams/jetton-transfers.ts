@@ -33,7 +33,7 @@ export const jettonTransferItem = looseObject({
   transaction_hash: hashString,
   transaction_lt: lt,
   transaction_now: unixSeconds,
-  transaction_aborted: nullish(z.boolean()),
+  transaction_aborted: nullish(bool.wire),
   response_destination: address,
   custom_payload: nullableString,
   forward_ton_amount: nullish(amountString),

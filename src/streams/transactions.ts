@@ -30,7 +30,7 @@ import { textComment } from '../transform/payload.js';
 /** Filters as the pipeline file gives them (validated and normalised by src/config). */
 export type TransactionFilters = StreamFilters['transactions'];
 
-const flag = nullish(z.boolean());
+const flag = nullish(bool.wire);
 const nullableAmount = nullish(amountString);
 const nullableHash = nullish(hashString);
 

@@ -3,34 +3,34 @@
  * each value is stored as: an item that parses always yields rows the sink accepts, and an item that
  * would not becomes a reject at the edge instead.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ColumnKind } from '../core/column-kind.js';
 import { amount, hash, int32, int64, timestamptz, uint64 } from '../core/column-kinds.js';
-import { uint256String, uint64String } from '../api/wire.js';
+import { WireProblem, refused, wireValue, type ValueParser } from '../core/wire-value.js';
+import { uint256Decimal, uint64Decimal } from '../api/wire.js';
 import { toRawAddress } from './address.js';
 import { parseOpcode } from './opcode.js';
 
-/** `schema`, plus the check of the kind its values are stored as. */
-export function kindChecked<T>(schema: z.ZodType<T>, kind: Pick<ColumnKind<T>, 'problem'>): z.ZodType<T> {
-  return schema.superRefine((value, ctx) => {
-    const found = kind.problem(value);
-    if (found !== undefined) ctx.addIssue({ code: 'custom', message: found });
-  });
-}
+export { nullish } from '../core/wire-value.js';
 
-/** A value, null, or an absent key (→ null): the API's nullable and `omitempty` fields. */
-export function nullish<T>(schema: z.ZodType<T>): z.ZodType<T | null> {
-  return schema.nullish().transform((value) => value ?? null);
+/** `parse`, plus the check of the kind its values are stored as. */
+export function kindChecked<T>(parse: ValueParser<T>, kind: Pick<ColumnKind<T>, 'problem'>): ValueParser<T> {
+  return (input) => {
+    const value = parse(input);
+    if (value instanceof WireProblem) return value;
+    const found = kind.problem(value);
+    return found === undefined ? value : new WireProblem(found);
+  };
 }
 
 /** Logical time (u64) as a decimal string → bigint. */
-export const lt = kindChecked(uint64String, uint64);
+export const lt = wireValue(kindChecked(uint64Decimal, uint64));
 
 /** u64 such as a query id, as a decimal string → bigint. */
 export const u64 = lt;
 
 /** Nanoton or jetton amount as a decimal string → bigint that fits DECIMAL(38,0). */
-export const amountString = kindChecked(uint256String, amount);
+export const amountString = wireValue(kindChecked(uint256Decimal, amount));
 
 /** 32-byte hash in standard base64. */
 export const hashString = hash.wire;
@@ -44,47 +44,26 @@ export const int32Value = int32.wire;
 /** 64-bit integer as a decimal string or a number (gas, steps). */
 export const int64Value = int64.wire;
 
-const expected =
-  (what: string) =>
-  (issue: { readonly input?: unknown }): string =>
-    `expected ${what}, got ${JSON.stringify(issue.input) ?? 'nothing'}`;
+/** An address in any form → raw `wc:HEX` upper case; `""` (v1.3), null and an absent key → null. */
+const parseAddress: ValueParser<string | null> = (input) => {
+  if (input === null || input === undefined) return null;
+  if (typeof input !== 'string') return refused('an address or null', input);
+  const raw = toRawAddress(input);
+  return raw === undefined ? new WireProblem(`expected an address (raw wc:HEX or user-friendly), got ${JSON.stringify(input)}`) : raw;
+};
 
-/**
- * An address in any form → raw `wc:HEX` upper case. `""` (v1.3), null and an absent key → null;
- * anything else that is not an address fails.
- */
-export const address: z.ZodType<string | null> = z
-  .string({ error: expected('an address or null') })
-  .nullish()
-  .transform((text, ctx) => {
-    if (text === null || text === undefined) return null;
-    const raw = toRawAddress(text);
-    if (raw === undefined) {
-      ctx.addIssue({ code: 'custom', message: `expected an address (raw wc:HEX or user-friendly), got ${JSON.stringify(text)}` });
-      return z.NEVER;
-    }
-    return raw;
-  });
+/** An address in any form, or none; anything else that is not an address fails. */
+export const address: z.ZodType<string | null> = wireValue(parseAddress);
 
 /** An address that must be there. */
-export const requiredAddress: z.ZodType<string> = address.transform((raw, ctx) => {
-  if (raw === null) {
-    ctx.addIssue({ code: 'custom', message: 'expected an address, got none' });
-    return z.NEVER;
-  }
-  return raw;
+export const requiredAddress: z.ZodType<string> = wireValue((input) => {
+  const raw = parseAddress(input);
+  return raw === null ? new WireProblem('expected an address, got none') : raw;
 });
 
 /** Opcode as `"0x0f8a7ea5"`, decimal text or a number → unsigned 32-bit value; null/absent → null. */
-export const opcode: z.ZodType<number | null> = z
-  .union([z.string(), z.number()], { error: expected('an opcode such as "0x0f8a7ea5"') })
-  .nullish()
-  .transform((value, ctx) => {
-    if (value === null || value === undefined) return null;
-    const parsed = parseOpcode(value);
-    if (parsed === undefined) {
-      ctx.addIssue({ code: 'custom', message: `expected a 32-bit opcode such as "0x0f8a7ea5", got ${JSON.stringify(value)}` });
-      return z.NEVER;
-    }
-    return parsed;
-  });
+export const opcode: z.ZodType<number | null> = wireValue((input) => {
+  if (input === null || input === undefined) return null;
+  if (typeof input !== 'string' && typeof input !== 'number') return refused('an opcode such as "0x0f8a7ea5"', input);
+  return parseOpcode(input) ?? new WireProblem(`expected a 32-bit opcode such as "0x0f8a7ea5", got ${JSON.stringify(input)}`);
+});
