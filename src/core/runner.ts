@@ -1,8 +1,8 @@
 /**
  * The one orchestrator (D3): fetches each job's windows concurrently, turns pages into rows and
- * commits rows + checkpoint together, one page at a time. Retries live in the HTTP client only;
- * backpressure is natural: a window requests its next page while its last one is committed, and no
- * further.
+ * commits rows + checkpoint together, the pages that are ready at once in one commit (group-commit.ts).
+ * Retries live in the HTTP client only; backpressure is natural: a window requests its next page while
+ * its last one is committed, and no further.
  */
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
@@ -17,6 +17,7 @@ import { PageBudget } from '../extract/page-budget.js';
 import { addressesTable, addressRows } from '../streams/addresses.js';
 import { encodeCheckpoint } from './checkpoint.js';
 import { FatalError } from './errors.js';
+import { GroupCommitter } from './group-commit.js';
 
 export interface StreamJob {
   readonly stream: StreamDefinition;
@@ -70,13 +71,6 @@ const MAX_PAGES_UNCOMMITTED = 8;
 
 export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]): Promise<Map<string, JobResult>> {
   const queue = new PQueue({ concurrency: options.concurrency });
-  let commits: Promise<void> = Promise.resolve();
-  /** DuckDB has one connection and a commit is one transaction: commits run one after another. */
-  const serialize = (work: () => Promise<void>): Promise<void> => {
-    const done = commits.then(work);
-    commits = done.catch(() => undefined);
-    return done;
-  };
   const results = new Map<string, JobResult>();
   const tasks: Promise<void>[] = [];
   // The first failure stops the other windows: their committed pages stay, the checkpoint covers them.
@@ -85,7 +79,9 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
 
   const pageLimit = options.pageLimit ?? 1000;
   // Two at least: a window's page being committed and the next one read ahead.
-  const budget = new PageBudget(Math.min(Math.max(2, options.concurrency), MAX_PAGES_UNCOMMITTED));
+  const pagesUncommitted = Math.min(Math.max(2, options.concurrency), MAX_PAGES_UNCOMMITTED);
+  const budget = new PageBudget(pagesUncommitted);
+  const committer = new GroupCommitter((batches) => options.sink.commitAll(batches), pagesUncommitted);
   const windowCount = windowsFor(options.concurrency);
   for (const job of jobs) {
     const tracker = new CheckpointTracker(job.committed);
@@ -96,7 +92,7 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
     report();
     if (job.from > job.to) {
       if (job.stored !== job.committed) {
-        tasks.push(serialize(() => options.sink.commit({ stream: job.checkpointKey, rows: new Map(), checkpoint: encodeCheckpoint(job.committed) })));
+        tasks.push(committer.submit(() => ({ stream: job.checkpointKey, rows: new Map(), checkpoint: encodeCheckpoint(job.committed) })));
       }
       continue;
     }
@@ -125,15 +121,16 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
               signal.throwIfAborted();
               const { batch } = page;
               if (options.strict && batch.rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, batch.rejects);
-              await serialize(async () => {
-                const checkpoint = tracker.advance(index, page.through);
-                await options.sink.commit({ stream: job.checkpointKey, rows: batch.rows, checkpoint: encodeCheckpoint(checkpoint), rejects: batch.rejects });
-                result.rows += batch.count;
-                result.pages += 1;
-                result.rejects += batch.rejects.length;
-                result.checkpoint = checkpoint;
-                report();
+              let checkpoint = result.checkpoint;
+              await committer.submit(() => {
+                checkpoint = tracker.advance(index, page.through);
+                return { stream: job.checkpointKey, rows: batch.rows, checkpoint: encodeCheckpoint(checkpoint), rejects: batch.rejects };
               });
+              result.rows += batch.count;
+              result.pages += 1;
+              result.rejects += batch.rejects.length;
+              result.checkpoint = checkpoint;
+              report();
             } finally {
               budget.release();
             }
@@ -165,7 +162,7 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
   let settled: PromiseSettledResult<void>[];
   do settled = await Promise.allSettled(tasks);
   while (settled.length < tasks.length);
-  await commits;
+  await committer.idle();
   if (options.signal?.aborted) throw options.signal.reason;
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failure !== undefined) throw failed.signal.reason ?? failure.reason;

@@ -68,6 +68,39 @@ export function planBatch(opened: ReadonlyMap<string, AnyTable>, batch: CommitBa
   return plan;
 }
 
+/**
+ * The plans of several batches as one, as if committed one after another: each table's rows and
+ * replacements in batch order (so the last row of a key wins), rows of an earlier batch dropped where
+ * a later one replaces their values (its `replaceBy` values and explicit replacements), bookkeeping
+ * tables last.
+ */
+export function planBatches(opened: ReadonlyMap<string, AnyTable>, batches: readonly CommitBatch[], now: number): TableWork[] {
+  const merged = new Map<string, { table: AnyTable; rows: Row[]; explicit: TableWork['explicit'][number][] }>();
+  for (const batch of batches) {
+    for (const work of planBatch(opened, batch, now)) {
+      const entry = merged.get(work.table.name) ?? { table: work.table, rows: [], explicit: [] };
+      entry.rows = withoutReplaced(entry.rows, work);
+      for (const row of work.rows) entry.rows.push(row);
+      entry.explicit.push(...work.explicit);
+      merged.set(work.table.name, entry);
+    }
+  }
+  const bookkeeping = [etlRejects.name, etlCheckpoints.name];
+  const rank = (work: TableWork): number => bookkeeping.indexOf(work.table.name);
+  return [...merged.values()].sort((a, b) => rank(a) - rank(b));
+}
+
+/** `rows` less those whose values `work` replaces when it is committed after them. */
+function withoutReplaced(rows: Row[], work: TableWork): Row[] {
+  if (rows.length === 0) return rows;
+  const replaced = work.explicit.map((entry) => ({ column: entry.column, values: entry.values }));
+  const { replaceBy } = work.table;
+  if (replaceBy !== undefined && work.rows.length > 0) replaced.push({ column: replaceBy, values: work.rows.map((row) => row[replaceBy]) });
+  if (replaced.length === 0) return rows;
+  const sets = replaced.map(({ column, values }) => ({ column, keys: new Set(values.map((value) => keyString({ [column]: value }, [column]))) }));
+  return rows.filter((row) => !sets.some(({ column, keys }) => keys.has(keyString(row, [column]))));
+}
+
 /** Checks every value against its kind, keeps the last row per primary key, and gathers replacements. */
 export function prepareTable(work: TableWork): PreparedTable {
   const { table } = work;

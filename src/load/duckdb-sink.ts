@@ -4,7 +4,7 @@ import { commentsSql, createTableSql, identifierList } from '../core/ddl.js';
 import { FatalError } from '../core/errors.js';
 import { SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
-import { planBatch, prepareTable, type PreparedTable, type TableWork } from './batch-plan.js';
+import { planBatches, prepareTable, type PreparedTable, type TableWork } from './batch-plan.js';
 import { clusterRange, type ClusterRange } from './cluster-range.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile } from './duckdb-open.js';
@@ -101,7 +101,11 @@ export class DuckDBSink implements Sink {
   }
 
   async commit(batch: CommitBatch): Promise<void> {
-    await this.#transaction(planBatch(this.#tables, batch, this.#now()));
+    await this.commitAll([batch]);
+  }
+
+  async commitAll(batches: readonly CommitBatch[]): Promise<void> {
+    await this.#transaction(planBatches(this.#tables, batches, this.#now()));
   }
 
   async recordRun(run: RunRecord): Promise<void> {

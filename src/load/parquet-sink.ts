@@ -8,7 +8,7 @@ import { FatalError } from '../core/errors.js';
 import { RowValueError, SchemaDriftError, SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { isUtcDay } from '../core/utc-day.js';
-import { planBatch, prepareTable, type PreparedTable, type ReplaceSet, type TableWork } from './batch-plan.js';
+import { planBatches, prepareTable, type PreparedTable, type ReplaceSet, type TableWork } from './batch-plan.js';
 import { columnDifferences } from './column-diff.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile } from './duckdb-open.js';
@@ -145,7 +145,11 @@ export class ParquetSink implements Sink {
   }
 
   async commit(batch: CommitBatch): Promise<void> {
-    await this.#write(planBatch(this.#tables, batch, (this.#options.now ?? systemClock)()));
+    await this.commitAll([batch]);
+  }
+
+  async commitAll(batches: readonly CommitBatch[]): Promise<void> {
+    await this.#write(planBatches(this.#tables, batches, (this.#options.now ?? systemClock)()));
   }
 
   async recordRun(run: RunRecord): Promise<void> {

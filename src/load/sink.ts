@@ -46,6 +46,8 @@ export interface Sink {
   readCheckpoint(stream: string): Promise<string | undefined>;
   /** Makes one batch durable, atomically. */
   commit(batch: CommitBatch): Promise<void>;
+  /** Makes several batches durable in one atomic unit, as if committed one after another. */
+  commitAll(batches: readonly CommitBatch[]): Promise<void>;
   /** Upserts the run's bookkeeping row (call at start and at end). */
   recordRun(run: RunRecord): Promise<void>;
   /** Releases the warehouse; safe to call twice. */

@@ -176,6 +176,34 @@ describe('DuckDBSink', () => {
     });
   });
 
+  it('commits several batches as one, equal to committing them one after another, or none of them', async () => {
+    const later: CommitBatch = {
+      stream: 'transfers',
+      rows: new Map([tableRows(transfers, [transfer(1, { comment: 'later' }), transfer(4)]), tableRows(actions, [action(1, 'c')])]),
+      checkpoint: '{"lt":"1000004"}',
+    };
+    const other: CommitBatch = { stream: 'actions', rows: new Map([tableRows(actions, [action(3, 'a')])]), checkpoint: '{"lt":"7"}' };
+    const state = async (sink: DuckDBSink): Promise<unknown> => [
+      await readRows(sink.connection, transfers),
+      await readRows(sink.connection, actions),
+      await sink.readCheckpoint('transfers'),
+      await sink.readCheckpoint('actions'),
+    ];
+    const oneByOne = await withSink(async (sink) => {
+      for (const batch of [firstBatch, later, other]) await sink.commit(batch);
+      return state(sink);
+    });
+    await withSink(async (sink) => {
+      await sink.commitAll([firstBatch, later, other]);
+      expect(await state(sink)).toEqual(oneByOne);
+      const bad: CommitBatch = { stream: 'actions', rows: new Map([tableRows(actions, [action(9, 'a', { trace_end_lt: -1n })])]), checkpoint: 'never' };
+      await expect(sink.commitAll([{ ...other, checkpoint: '{"lt":"8"}' }, bad])).rejects.toThrow(RowValueError);
+      expect(await state(sink)).toEqual(oneByOne);
+    });
+    expect((oneByOne as unknown[])[0]).toHaveLength(4);
+    expect((oneByOne as unknown[])[3]).toBe('{"lt":"7"}');
+  });
+
   it('is atomic: a row violating its kind midway leaves neither rows nor checkpoint', async () => {
     await withSink(async (sink) => {
       const bad: CommitBatch = {

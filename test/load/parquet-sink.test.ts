@@ -149,6 +149,31 @@ describe('ParquetSink', () => {
     expect(await globRows(root, actions)).toHaveLength(3);
   });
 
+  it('commits several batches as one, equal to committing them one after another, in one generation of files', async () => {
+    const later: CommitBatch = {
+      stream: 'transfers',
+      rows: new Map([tableRows(transfers, [transfer(1, { comment: 'later' }), day2(4)]), tableRows(actions, [action(1, 'c')])]),
+      checkpoint: '{"lt":"1000004"}',
+    };
+    const state = async (root: string, sink: ParquetSink): Promise<unknown> => [
+      byHash(await globRows(root, transfers)),
+      await globRows(root, actions),
+      await sink.readCheckpoint('transfers'),
+    ];
+    const separately = join(await tempDir(), 'separately');
+    const one = await openSink(separately);
+    for (const batch of [firstBatch, later]) await one.commit(batch);
+    const expected = await state(separately, one);
+    await one.close();
+    const together = join(await tempDir(), 'together');
+    const sink = await openSink(together);
+    await sink.commitAll([firstBatch, later]);
+    expect(await state(together, sink)).toEqual(expected);
+    expect((await readManifest(together))?.generation).toBe(1);
+    await sink.close();
+    expect((expected as unknown[][])[1]!.map((row) => (row as { action_id: string }).action_id).sort()).toEqual(['a', 'c']);
+  });
+
   it('upserts overlapping keys: an older file is rewritten without them', async () => {
     const root = await tempDir();
     const sink = await openSink(root);

@@ -1,0 +1,56 @@
+/**
+ * Commits the pages of a run one group at a time (group commit): while a commit runs, the pages
+ * that become ready wait, and the next commit takes all of them in one atomic unit. A page never
+ * waits for others that are not there yet, so a run that fetches slower than it commits still
+ * commits page by page; a run that fetches faster pays a commit's fixed cost (transaction, one
+ * statement per table, a Parquet file per table and day) once per group instead of once per page.
+ */
+import type { CommitBatch } from '../load/sink.js';
+
+interface Waiting {
+  /** Builds the page's batch when its group forms, in submission order (checkpoints advance here). */
+  readonly prepare: () => CommitBatch;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+export class GroupCommitter {
+  readonly #commitAll: (batches: readonly CommitBatch[]) => Promise<void>;
+  readonly #maxGroup: number;
+  readonly #waiting: Waiting[] = [];
+  #draining: Promise<void> | undefined;
+
+  /** `commitAll` makes a group durable atomically; at most `maxGroup` batches go in one. */
+  constructor(commitAll: (batches: readonly CommitBatch[]) => Promise<void>, maxGroup: number) {
+    this.#commitAll = commitAll;
+    this.#maxGroup = maxGroup;
+  }
+
+  /** Resolves once the batch `prepare` builds is durable; rejects with its group's failure. */
+  submit(prepare: () => CommitBatch): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ prepare, resolve, reject });
+      this.#draining ??= this.#drain();
+    });
+  }
+
+  /** Settles once nothing waits or commits. */
+  async idle(): Promise<void> {
+    while (this.#draining !== undefined) await this.#draining;
+  }
+
+  async #drain(): Promise<void> {
+    // Let the pages that are ready in this turn join the first group.
+    await Promise.resolve();
+    while (this.#waiting.length > 0) {
+      const group = this.#waiting.splice(0, this.#maxGroup);
+      try {
+        await this.#commitAll(group.map((page) => page.prepare()));
+        for (const page of group) page.resolve();
+      } catch (error) {
+        for (const page of group) page.reject(error);
+      }
+    }
+    this.#draining = undefined;
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommitter } from '../../src/core/group-commit.js';
+import type { CommitBatch } from '../../src/load/sink.js';
+
+const batch = (checkpoint: string): CommitBatch => ({ stream: 's', rows: new Map(), checkpoint });
+
+/** A sink whose commits finish only when the test says so. */
+function heldSink() {
+  const groups: string[][] = [];
+  const finish: (() => void)[] = [];
+  const commitAll = (batches: readonly CommitBatch[]): Promise<void> => {
+    groups.push(batches.map((b) => b.checkpoint));
+    return new Promise((resolve) => finish.push(resolve));
+  };
+  return { groups, finish, commitAll };
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('GroupCommitter', () => {
+  it('commits a page alone when nothing else waits, and the pages that arrive meanwhile as one group', async () => {
+    const sink = heldSink();
+    const committer = new GroupCommitter(sink.commitAll, 8);
+    const done: string[] = [];
+    const submit = (name: string): Promise<void> => committer.submit(() => batch(name)).then(() => void done.push(name));
+    const first = submit('1');
+    await turn();
+    const rest = [submit('2'), submit('3'), submit('4')];
+    await turn();
+    expect(sink.groups).toEqual([['1']]);
+    sink.finish.shift()!();
+    await first;
+    await turn();
+    expect(sink.groups).toEqual([['1'], ['2', '3', '4']]);
+    expect(done).toEqual(['1']);
+    sink.finish.shift()!();
+    await Promise.all(rest);
+    expect(done).toEqual(['1', '2', '3', '4']);
+    await committer.idle();
+  });
+
+  it('puts at most maxGroup pages in a group and prepares them in submission order', async () => {
+    const prepared: string[] = [];
+    const groups: number[] = [];
+    const committer = new GroupCommitter(async (batches) => void groups.push(batches.length), 2);
+    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((name) => committer.submit(() => (prepared.push(name), batch(name)))));
+    expect(prepared).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(groups).toEqual([2, 2, 1]);
+  });
+
+  it("rejects every page of a failed group with the group's error and goes on with the next group", async () => {
+    let calls = 0;
+    const committer = new GroupCommitter(async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('disk full');
+    }, 2);
+    const results = await Promise.allSettled(['a', 'b', 'c'].map((name) => committer.submit(() => batch(name))));
+    expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'ok'))).toEqual(['disk full', 'disk full', 'ok']);
+  });
+});
