@@ -58,7 +58,7 @@ export interface CeilingResult {
 }
 
 export const CEILING_CASES: readonly CeilingCase[] = [1, 10, 25, 100].flatMap((rps) =>
-  [50, 400].map((latencyMs) => ({ rps, latencyMs, transactions: rps === 1 ? 20_000 : 30_000 })),
+  [50, 400].map((latencyMs) => ({ rps, latencyMs, transactions: rps === 1 ? 60_000 : 30_000 })),
 );
 
 export async function measureCeiling(cases: readonly CeilingCase[] = CEILING_CASES): Promise<CeilingResult[]> {

@@ -4,7 +4,8 @@
  *   - DuckDB's own loader (bench/duckdb-loader.ts): `read_json` of the same range's pages saved as
  *     files, into the same tables (and, for Parquet, written out as partitioned Parquet);
  *   - JSON.parse alone of those files (bench/json-parse-floor.ts): the floor.
- * Every figure is a whole process (node start-up included), measured by the probe. The ETL's pages
+ * Every figure is a whole process (node start-up included), measured by the probe, the lower of two
+ * runs; the pages are saved (and the devnet's message bodies rendered) before any run. The ETL's pages
  * come from its windows and the saved ones from one sequential pass, so page edges differ slightly;
  * figures are normalised by the transactions each wrote or read.
  *
@@ -72,28 +73,34 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
     const pipeline = (name: string, kind: 'duckdb' | 'parquet'): string =>
       writePipeline(dir, name, { baseUrl: url, rps: 1000, concurrency: 8, streams: ['transactions'], sink: { kind, path: join(dir, kind === 'duckdb' ? `${name}.duckdb` : name) } });
 
-    const devnetBefore = await devnet.usage();
-    const duckRun = await runCli('backfill', pipeline('etl-duckdb', 'duckdb'), rangeArgs);
-    const devnetCpu = (await devnet.usage()).cpuSeconds - devnetBefore.cpuSeconds;
-    const duckRows = (await readDuckDBWarehouse(join(dir, 'etl-duckdb.duckdb'))).tables['transactions'] ?? 0;
-    const etlDuckdb = figure(duckRun, duckRows);
-    log(`local cost: ETL → DuckDB ${duckRows} tx, ${etlDuckdb.cpuSeconds} CPU-s (${etlDuckdb.per100k} per 100k) in ${etlDuckdb.wallSeconds} s`);
-
-    const parquetRun = await runCli('backfill', pipeline('etl-parquet', 'parquet'), rangeArgs);
-    const parquetRows = readParquetWarehouse(join(dir, 'etl-parquet'))['transactions'] ?? 0;
-    const etlParquet = { ...figure(parquetRun, parquetRows), files: parquetFileCount(join(dir, 'etl-parquet')) };
-    log(`local cost: ETL → Parquet ${parquetRows} tx, ${etlParquet.cpuSeconds} CPU-s (${etlParquet.per100k} per 100k) in ${etlParquet.wallSeconds} s, ${etlParquet.files} files`);
-
+    // Saved first: the devnet renders each message body once and keeps it, so the measured runs
+    // below compete with a devnet that only serves, as a production ETL competes with nothing.
     const pagesDir = join(dir, 'pages');
     const saved = await savePages(url, BigInt(range.fromLt), BigInt(range.toLt) - 1n, pagesDir);
-    const loaderDb = await runBenchScript('duckdb-loader.js', ['--pages', pagesDir, '--db', join(dir, 'loader.duckdb')]);
+
+    const devnetBefore = await devnet.usage();
+    const duckRun = await lowerOfTwo((n) => runCli('backfill', pipeline(`etl-duckdb-${n}`, 'duckdb'), rangeArgs));
+    const devnetCpu = ((await devnet.usage()).cpuSeconds - devnetBefore.cpuSeconds) / 2;
+    const duckRows = (await readDuckDBWarehouse(join(dir, `etl-duckdb-${duckRun.n}.duckdb`))).tables['transactions'] ?? 0;
+    const etlDuckdb = figure(duckRun.run, duckRows);
+    log(`local cost: ETL → DuckDB ${duckRows} tx, ${etlDuckdb.cpuSeconds} CPU-s (${etlDuckdb.per100k} per 100k) in ${etlDuckdb.wallSeconds} s`);
+
+    const parquetRun = await lowerOfTwo((n) => runCli('backfill', pipeline(`etl-parquet-${n}`, 'parquet'), rangeArgs));
+    const parquetDir = join(dir, `etl-parquet-${parquetRun.n}`);
+    const parquetRows = readParquetWarehouse(parquetDir)['transactions'] ?? 0;
+    const etlParquet = { ...figure(parquetRun.run, parquetRows), files: parquetFileCount(parquetDir) };
+    log(`local cost: ETL → Parquet ${parquetRows} tx, ${etlParquet.cpuSeconds} CPU-s (${etlParquet.per100k} per 100k) in ${etlParquet.wallSeconds} s, ${etlParquet.files} files`);
+
+    const { run: loaderDb } = await lowerOfTwo((n) => runBenchScript('duckdb-loader.js', ['--pages', pagesDir, '--db', join(dir, `loader-${n}.duckdb`)]));
     const loaded = JSON.parse(loaderDb.stdout) as { transactions: number };
     const loaderDuckdb = figure(loaderDb, loaded.transactions);
-    const parquetOut = join(dir, 'loader-parquet');
-    mkdirSync(parquetOut);
-    const loaderPq = await runBenchScript('duckdb-loader.js', ['--pages', pagesDir, '--parquet', parquetOut]);
+    const { run: loaderPq } = await lowerOfTwo((n) => {
+      const parquetOut = join(dir, `loader-parquet-${n}`);
+      mkdirSync(parquetOut);
+      return runBenchScript('duckdb-loader.js', ['--pages', pagesDir, '--parquet', parquetOut]);
+    });
     const loaderParquet = figure(loaderPq, (JSON.parse(loaderPq.stdout) as { transactions: number }).transactions);
-    const parsed = await runBenchScript('json-parse-floor.js', ['--pages', pagesDir]);
+    const { run: parsed } = await lowerOfTwo(() => runBenchScript('json-parse-floor.js', ['--pages', pagesDir]));
     const jsonParse = figure(parsed, (JSON.parse(parsed.stdout) as { transactions: number }).transactions);
     log(`local cost: DuckDB read_json ${loaderDuckdb.per100k}, → Parquet ${loaderParquet.per100k}, JSON.parse ${jsonParse.per100k} CPU-s per 100k`);
 
@@ -131,6 +138,17 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
   } finally {
     await devnet.stop();
   }
+}
+
+/**
+ * The run of two that used less CPU, with its number (1 or 2). This machine's CPU-seconds for the same
+ * work move by up to 1.5x from run to run (other tenants); the lower of two is the steadier figure, and
+ * every figure of this benchmark is taken the same way.
+ */
+async function lowerOfTwo(run: (n: number) => Promise<ProcessRun>): Promise<{ run: ProcessRun; n: number }> {
+  const first = await run(1);
+  const second = await run(2);
+  return first.cpuSeconds <= second.cpuSeconds ? { run: first, n: 1 } : { run: second, n: 2 };
 }
 
 /** Fetches [fromLt, toLt] page by page (restarting at each full page's last lt) and saves the raw bodies. */
