@@ -1,4 +1,5 @@
-import { Address } from '@ton/core';
+import { tonCore } from '../transform/ton-core.js';
+import type { Address } from '@ton/core';
 
 const RAW = /^-?\d{1,3}:[0-9a-fA-F]{64}$/;
 
@@ -10,15 +11,15 @@ export type AddressResult = { readonly raw: string } | { readonly reason: string
  * or base64url, checksum verified) and returns the raw upper-case form `wc:HEX` used in the warehouse.
  */
 export function parseAddress(text: string): AddressResult {
-  if (Address.isFriendly(text)) {
+  if (tonCore().Address.isFriendly(text)) {
     try {
-      return { raw: rawForm(Address.parseFriendly(text).address) };
+      return { raw: rawForm(tonCore().Address.parseFriendly(text).address) };
     } catch {
       return { reason: 'its checksum or tag is wrong: copy the address again' };
     }
   }
-  if (RAW.test(text) && Address.isRaw(text)) {
-    const address = Address.parse(text);
+  if (RAW.test(text) && tonCore().Address.isRaw(text)) {
+    const address = tonCore().Address.parse(text);
     if (address.workChain >= -128 && address.workChain <= 127) return { raw: rawForm(address) };
   }
   return { reason: 'use the raw form wc:HEX or a 48-character user-friendly address' };

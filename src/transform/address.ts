@@ -1,7 +1,7 @@
 /**
  * Addresses in the one form every table joins on: raw `wc:HEX` with 64 upper-case hex digits.
  */
-import { Address } from '@ton/core';
+import { tonCore } from './ton-core.js';
 
 const RAW = /^(-?\d{1,10}):([0-9a-fA-F]{64})$/;
 
@@ -14,8 +14,8 @@ export function toRawAddress(text: string): string | null | undefined {
   const raw = RAW.exec(text);
   if (raw !== null) return `${raw[1]}:${raw[2]!.toUpperCase()}`;
   try {
-    if (!Address.isFriendly(text)) return undefined;
-    const { address } = Address.parseFriendly(text);
+    if (!tonCore().Address.isFriendly(text)) return undefined;
+    const { address } = tonCore().Address.parseFriendly(text);
     return `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
   } catch {
     return undefined;

@@ -2,7 +2,7 @@
  * Text comments carried in message bodies and jetton forward payloads: a cell starting with the
  * 32-bit opcode 0 followed by UTF-8 text ("snake" string continuing in references).
  */
-import { Cell } from '@ton/core';
+import { tonCore } from './ton-core.js';
 
 /** The opcode of a plain text comment. */
 export const TEXT_COMMENT_OPCODE = 0;
@@ -11,7 +11,7 @@ export const TEXT_COMMENT_OPCODE = 0;
 export function textCommentOfBoc(boc: string | null): string | null {
   if (boc === null || boc === '') return null;
   try {
-    const slice = Cell.fromBase64(boc).beginParse();
+    const slice = tonCore().Cell.fromBase64(boc).beginParse();
     if (slice.remainingBits < 32 || slice.loadUint(32) !== TEXT_COMMENT_OPCODE) return null;
     return slice.loadStringTail();
   } catch {
