@@ -17,6 +17,8 @@ test('a paused limiter starts nothing until resumed', async () => {
   expect(limiter.waiting).toBe(1);
   limiter.resume();
   await expect(task).resolves.toBe('done');
+  // The first request holds the next start one spacing (1 ms here) after it settles.
+  await new Promise((resolve) => setTimeout(resolve, 5));
   expect(limiter.isPaused).toBe(false);
 });
 
@@ -107,7 +109,8 @@ describe('with a fake clock', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     await Promise.all(tasks);
     expect(limiter.spacingMs).toBeGreaterThanOrEqual(40);
-    expect(gaps(starts)).toEqual(Array.from({ length: 19 }, () => Math.ceil(limiter.spacingMs)));
+    // The first task runs alone: the next start comes one spacing after it settles (100 ms).
+    expect(gaps(starts)).toEqual([100 + Math.ceil(limiter.spacingMs), ...Array.from({ length: 18 }, () => Math.ceil(limiter.spacingMs))]);
   });
 
   test('nothing starts during a pause; starts go on, spaced, after it', async () => {
