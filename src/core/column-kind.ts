@@ -1,6 +1,6 @@
 import type { DuckDBAppender, DuckDBValue } from '@duckdb/node-api';
 import type { z } from 'zod';
-import { WireProblem, nullish, wireValue, type ValueParser } from './wire-value.js';
+import { checkedBy, nullish, wireValue, type ValueParser } from './wire-value.js';
 
 /**
  * What a column holds, declared once: TS value type, wire parsing, DuckDB type, appender call,
@@ -66,12 +66,7 @@ export function makeKind<T>(spec: KindSpec<T>, description = ''): ColumnKind<T> 
     kindDoc: spec.kindDoc,
     description,
     isNullable: false,
-    wire: wireValue((input) => {
-      const value = spec.fromWire(input);
-      if (value instanceof WireProblem) return value;
-      const found = problem(value);
-      return found === undefined ? value : new WireProblem(found);
-    }),
+    wire: wireValue(checkedBy(spec.fromWire, problem)),
     problem,
     append: spec.append,
     read: spec.read,

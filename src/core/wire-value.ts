@@ -28,6 +28,16 @@ export function showInput(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+/** `parse`, then `problem` (a column kind's check) of the value it made. */
+export function checkedBy<T>(parse: ValueParser<T>, problem: (value: T) => string | undefined): ValueParser<T> {
+  return (input) => {
+    const value = parse(input);
+    if (value instanceof WireProblem) return value;
+    const found = problem(value);
+    return found === undefined ? value : new WireProblem(found);
+  };
+}
+
 /** The null-accepting variant of each `wireValue` field, so that `nullish` keeps it one step. */
 const nullableVariants = new WeakMap<z.ZodType, z.ZodType>();
 

@@ -53,9 +53,9 @@ function withinRange(table: AnyTable, range: ClusterRange | undefined, alias: st
 /**
  * Writes one DuckDB file. Each commit is one transaction: rows are appended to temp staging tables,
  * replaced values and primary keys already present are deleted, the staged rows inserted, and the
- * checkpoint row upserted the same way, then COMMIT. A table whose stored rows hold nothing in the
- * batch's `clusterBy` range (a backfill's new pages) gets its rows appended in place, unstaged. (Measured: DELETE + INSERT is ~10x faster
- * than INSERT OR REPLACE when keys conflict, and equal when they do not.)
+ * checkpoint row upserted the same way, then COMMIT. (Measured: DELETE + INSERT is ~10x faster than
+ * INSERT OR REPLACE when keys conflict, and equal when they do not.) A table whose stored rows hold
+ * nothing in the batch's `clusterBy` range (a backfill's new pages) gets its rows appended in place.
  */
 export class DuckDBSink implements Sink {
   readonly #options: DuckDBSinkOptions;

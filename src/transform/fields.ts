@@ -4,33 +4,22 @@
  * would not becomes a reject at the edge instead.
  */
 import type { z } from 'zod';
-import type { ColumnKind } from '../core/column-kind.js';
 import { amount, hash, int32, int64, timestamptz, uint64 } from '../core/column-kinds.js';
-import { WireProblem, refused, wireValue, type ValueParser } from '../core/wire-value.js';
+import { WireProblem, checkedBy, refused, wireValue, type ValueParser } from '../core/wire-value.js';
 import { uint256Decimal, uint64Decimal } from '../api/wire.js';
 import { toRawAddress } from './address.js';
 import { parseOpcode } from './opcode.js';
 
 export { nullish } from '../core/wire-value.js';
 
-/** `parse`, plus the check of the kind its values are stored as. */
-export function kindChecked<T>(parse: ValueParser<T>, kind: Pick<ColumnKind<T>, 'problem'>): ValueParser<T> {
-  return (input) => {
-    const value = parse(input);
-    if (value instanceof WireProblem) return value;
-    const found = kind.problem(value);
-    return found === undefined ? value : new WireProblem(found);
-  };
-}
-
 /** Logical time (u64) as a decimal string → bigint. */
-export const lt = wireValue(kindChecked(uint64Decimal, uint64));
+export const lt = wireValue(checkedBy(uint64Decimal, uint64.problem));
 
 /** u64 such as a query id, as a decimal string → bigint. */
 export const u64 = lt;
 
 /** Nanoton or jetton amount as a decimal string → bigint that fits DECIMAL(38,0). */
-export const amountString = wireValue(kindChecked(uint256Decimal, amount));
+export const amountString = wireValue(checkedBy(uint256Decimal, amount.problem));
 
 /** 32-byte hash in standard base64. */
 export const hashString = hash.wire;
