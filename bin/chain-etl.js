@@ -1,2 +1,6 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+import { hideBin } from 'yargs/helpers';
+import { runCli } from '../dist/cli/main.js';
+
+const code = await runCli(hideBin(process.argv));
+if (code !== 0) process.exit(code);

@@ -12,33 +12,40 @@ const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, devnetComm
 /** `sync`, `backfill`, …: the first word of each command's usage. */
 const COMMANDS = COMMAND_MODULES.map((module) => String(module.command).split(' ')[0] ?? '');
 
-/** Entry point of the `chain-etl` binary: parse, call, print. */
-export async function main(argv: readonly string[]): Promise<void> {
-  const [command] = hideBin([...argv]);
+/**
+ * Runs one command line (the words after `chain-etl`) and returns its exit code, having written a
+ * failure's one-line message to `stderr`. The binary calls it once; tests call it in process.
+ */
+export async function runCli(args: readonly string[], stderr: NodeJS.WritableStream = process.stderr): Promise<number> {
+  try {
+    await parseAndRun(args);
+    return 0;
+  } catch (error) {
+    if (error instanceof EtlError) {
+      stderr.write(`chain-etl: ${error.message}\n`);
+      return error.exitCode;
+    }
+    stderr.write(`chain-etl: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+}
+
+async function parseAndRun(args: readonly string[]): Promise<void> {
+  const [command] = args;
   if (command !== undefined && !command.startsWith('-') && !COMMANDS.includes(command)) {
     throw new ConfigError(unknownName(command, COMMANDS, { noun: 'command', listName: 'commands' }));
   }
-  await yargs(hideBin([...argv]))
+  await yargs([...args])
     .scriptName('chain-etl')
     .command(COMMAND_MODULES)
     .demandCommand(1, 'name a command: chain-etl <command> --help')
     .strict()
     .recommendCommands()
-    .fail((message, error, y) => {
+    .fail((message, error) => {
       if (error !== undefined && error !== null) throw error;
       // yargs words some failures over several lines ("Invalid values:\n  Argument: …"): one line each.
-      process.stderr.write(`${y.help() && ''}chain-etl: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
-      process.exit(2);
+      throw new ConfigError(message.replace(/\s*\n\s*/g, ' '));
     })
     .help()
     .parseAsync();
 }
-
-main(process.argv).catch((error: unknown) => {
-  if (error instanceof EtlError) {
-    process.stderr.write(`chain-etl: ${error.message}\n`);
-    process.exit(error.exitCode);
-  }
-  process.stderr.write(`chain-etl: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
