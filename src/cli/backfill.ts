@@ -30,8 +30,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     const interrupt = interruptSignal();
     const session = await openSession(args.pipeline, overridesOf(args), logger);
     try {
-      const label = `${args.from}..${args.to ?? 'tip'}`;
-      const summary = await executeRun(session, 'backfill', (ctx) => planBackfill(session.streams, { from, to, label }, ctx), interrupt.signal, args.strict);
+      const summary = await executeRun(session, 'backfill', (ctx) => planBackfill(session.streams, { from, to }, ctx), interrupt.signal, args.strict);
       logger.info({ rows: summary.rows, requests: summary.requests }, 'backfill done');
     } finally {
       await session.close();

@@ -4,11 +4,12 @@
  * a dead process left `running` become `abandoned`).
  */
 import { randomUUID } from 'node:crypto';
-import { runJobs, type StreamJob } from '../core/runner.js';
-import type { PlanContext } from '../core/plan.js';
+import { runJobs } from '../core/runner.js';
+import type { Plan, PlanContext } from '../core/plan.js';
 import type { Session } from './session.js';
 import { ProgressReporter } from './progress.js';
 import { closeAbandonedRuns } from './abandoned-runs.js';
+import { checkScopes, scopeRecorder, storedCheckpoints } from './warehouse-scope.js';
 
 export interface RunSummary {
   readonly rows: Record<string, number>;
@@ -19,7 +20,7 @@ export interface RunSummary {
 export async function executeRun(
   session: Session,
   command: string,
-  plan: (ctx: PlanContext) => Promise<StreamJob[]>,
+  plan: (ctx: PlanContext) => Promise<Plan>,
   signal: AbortSignal,
   strict = false,
 ): Promise<RunSummary> {
@@ -39,21 +40,24 @@ export async function executeRun(
       retries: session.http.stats.retries,
       error,
     });
+  // A run of another scope is refused before it writes anything, even its own record.
+  const stored = await storedCheckpoints(session.sink);
+  await checkScopes(session, stored, signal);
   await closeAbandonedRuns(session.sink);
   await record('running', null);
   const progress = new ProgressReporter(session.logger, process.stderr.isTTY ? process.stderr : undefined);
   try {
-    const reach = session.streams.some(({ stream }) => stream.rescansOverlap) ? session.pipeline.actionsOverlap.mcBlocks : 0;
+    // The actions re-scan starts below the previous checkpoint: read that far below the tip at once.
+    const reach = session.streams.some(({ stream }) => stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
     const tip = await session.landmarks.settledTip(session.pipeline.lag.mcBlocks, { signal, reach });
-    const jobs = await plan({ landmarks: session.landmarks, tip, readCheckpoint: (key) => session.sink.readCheckpoint(key), signal });
+    const planned = await plan({ landmarks: session.landmarks, tip, stored, scopeOf: scopeRecorder(session, stored, tip), signal });
     const results = await runJobs(
       { api: session.v3, sink: session.sink, logger: session.logger, concurrency: session.pipeline.rate.concurrency, signal, strict, onProgress: progress.update },
-      jobs,
+      planned,
     );
-    for (const job of jobs) {
-      const result = results.get(job.checkpointKey)!;
-      rows[job.stream.name] = result.rows;
-      requests[job.stream.name] = result.pages;
+    for (const [stream, result] of results) {
+      rows[stream] = result.rows;
+      requests[stream] = result.pages;
     }
     progress.finish();
     await record('ok', null);

@@ -29,7 +29,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       const streams = [];
       for (const { stream } of session.streams) {
         const stored = await session.sink.readCheckpoint(stream.name);
-        const checkpoint = stored === undefined ? undefined : decodeCheckpoint(stored);
+        const checkpoint = stored === undefined ? undefined : decodeCheckpoint(stored).position;
         const behind = checkpoint === undefined || tip === undefined ? undefined : tipPosition(tip, stream.axis) - checkpoint;
         streams.push({ stream: stream.name, axis: stream.axis, checkpoint: checkpoint?.toString() ?? null, behind: behind?.toString() ?? null });
       }

@@ -1,12 +1,47 @@
-/** A checkpoint row's text: the last committed position of a stream on its axis. */
-export function encodeCheckpoint(position: bigint): string {
-  return JSON.stringify({ position: position.toString() });
+/**
+ * A stream's checkpoint row: where a sync continues, the ranges the warehouse holds completely, and
+ * the scope (network, service, filters) they were loaded with. Stored as JSON text,
+ * `{"position":"N","covered":[["a","b"],…],"scope":{…}}`; a row written by an earlier release holds
+ * `{"position":"N"}` only (its coverage and scope are unknown).
+ */
+import { Coverage, type Range } from './coverage.js';
+import type { StreamScope } from './scope.js';
+
+export interface StreamCheckpoint {
+  /** Everything up to here is done: a sync continues after it. At least the end of `covered`. */
+  readonly position: bigint;
+  readonly covered: Coverage;
+  /** Undefined for a row of an earlier release. */
+  readonly scope: StreamScope | undefined;
 }
 
-export function decodeCheckpoint(text: string): bigint {
+export function encodeCheckpoint(checkpoint: StreamCheckpoint): string {
+  return JSON.stringify({
+    position: checkpoint.position.toString(),
+    covered: checkpoint.covered.ranges.map((r) => [r.from.toString(), r.to.toString()]),
+    ...(checkpoint.scope === undefined ? {} : { scope: checkpoint.scope }),
+  });
+}
+
+export function decodeCheckpoint(text: string): StreamCheckpoint {
   const parsed: unknown = JSON.parse(text);
-  if (typeof parsed === 'object' && parsed !== null && 'position' in parsed && typeof parsed.position === 'string' && /^-?\d+$/.test(parsed.position)) {
-    return BigInt(parsed.position);
+  if (!isRecord(parsed) || typeof parsed.position !== 'string' || !INTEGER.test(parsed.position)) {
+    throw new Error(`unreadable checkpoint ${JSON.stringify(text)}: expected {"position":"<integer>",…}`);
   }
-  throw new Error(`unreadable checkpoint ${JSON.stringify(text)}: expected {"position":"<integer>"}`);
+  const ranges: Range[] = [];
+  if (Array.isArray(parsed.covered)) {
+    for (const pair of parsed.covered) {
+      if (!Array.isArray(pair) || pair.length !== 2 || !pair.every((p) => typeof p === 'string' && INTEGER.test(p))) {
+        throw new Error(`unreadable checkpoint ${JSON.stringify(text)}: "covered" holds ${JSON.stringify(pair)}, expected ["<from>","<to>"]`);
+      }
+      ranges.push({ from: BigInt(pair[0] as string), to: BigInt(pair[1] as string) });
+    }
+  }
+  return { position: BigInt(parsed.position), covered: new Coverage(ranges), scope: isRecord(parsed.scope) ? (parsed.scope as unknown as StreamScope) : undefined };
+}
+
+const INTEGER = /^-?\d+$/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,13 +1,17 @@
 /**
- * Turns a pipeline and the chain's landmarks into jobs: for each stream, the range of positions this
- * run fetches and the checkpoint it advances (D4). Sync continues from the stream's checkpoint up to
- * the settled tip; backfill fills a fixed range under a checkpoint of its own, so it resumes.
+ * Turns a pipeline and the chain's landmarks into jobs: for each stream, the ranges of positions this
+ * run fetches and the record they extend (D4). A sync continues after the stream's checkpoint up to
+ * the settled tip; a backfill fills the parts of its range the stream does not cover yet, so it
+ * resumes, and a sync after it continues from its end.
  */
 import type { Pipeline, StartPoint } from '../config/index.js';
 import type { StreamDefinition, PositionAxis } from './stream.js';
 import type { Landmark, Landmarks } from '../extract/landmarks.js';
 import type { StreamJob } from './runner.js';
-import { decodeCheckpoint } from './checkpoint.js';
+import type { StreamCheckpoint } from './checkpoint.js';
+import { Coverage } from './coverage.js';
+import type { StreamScope } from './scope.js';
+import { StreamProgress } from './stream-progress.js';
 import { ConfigError } from './errors.js';
 
 export interface PlannedStream {
@@ -18,11 +22,26 @@ export interface PlannedStream {
 /** A point on the chain as the CLI takes it: `2024-01-01`, `lt:N`, `mc:N`, or a pipeline start. */
 export type ChainPoint = Exclude<StartPoint, { kind: 'tip' }>;
 
+/** A stream's checkpoint row, decoded, with its text as stored. */
+export interface StoredCheckpoint {
+  readonly record: StreamCheckpoint;
+  readonly text: string;
+}
+
 export interface PlanContext {
   readonly landmarks: Landmarks;
   readonly tip: Landmark;
-  readonly readCheckpoint: (key: string) => Promise<string | undefined>;
+  /** Checkpoint rows by stream name. */
+  readonly stored: ReadonlyMap<string, StoredCheckpoint>;
+  /** The scope this run loads each stream with (already checked against the stored one). */
+  readonly scopeOf: (planned: PlannedStream) => StreamScope;
   readonly signal?: AbortSignal;
+}
+
+export interface Plan {
+  readonly jobs: readonly StreamJob[];
+  /** Every planned stream's record, also those with nothing to fetch. */
+  readonly progress: readonly StreamProgress[];
 }
 
 /** The last position of the settled tip on an axis. One second is held back on the utime axis: a later block may share it. */
@@ -31,7 +50,7 @@ export function tipPosition(tip: Landmark, axis: PositionAxis): bigint {
 }
 
 /** The first position at or after a chain point, on an axis; the tip's next position when the point lies beyond it. */
-export async function positionOf(point: ChainPoint, axis: PositionAxis, ctx: PlanContext): Promise<bigint> {
+export async function positionOf(point: ChainPoint, axis: PositionAxis, ctx: Pick<PlanContext, 'landmarks' | 'tip' | 'signal'>): Promise<bigint> {
   const beyond = tipPosition(ctx.tip, axis) + 1n;
   switch (point.kind) {
     case 'lt':
@@ -47,40 +66,45 @@ export async function positionOf(point: ChainPoint, axis: PositionAxis, ctx: Pla
   }
 }
 
-export async function planSync(pipeline: Pipeline, streams: readonly PlannedStream[], ctx: PlanContext): Promise<StreamJob[]> {
-  const jobs: StreamJob[] = [];
-  for (const { stream, filters } of streams) {
-    const to = tipPosition(ctx.tip, stream.axis);
-    const stored = await ctx.readCheckpoint(stream.name);
-    let from: bigint;
-    let committed: bigint;
-    if (stored !== undefined) {
-      committed = decodeCheckpoint(stored);
-      from = committed + 1n;
-      if (stream.rescansOverlap) from = minBig(from, await overlapStart(pipeline, stream.axis, ctx));
-    } else if (pipeline.start.kind === 'tip') {
-      from = to + 1n;
-      committed = to;
-    } else {
-      from = await positionOf(pipeline.start, stream.axis, ctx);
-      committed = from - 1n;
-    }
-    jobs.push({ stream, filters, checkpointKey: stream.name, from, to, committed, stored: stored === undefined ? undefined : decodeCheckpoint(stored) });
+export async function planSync(pipeline: Pipeline, streams: readonly PlannedStream[], ctx: PlanContext): Promise<Plan> {
+  if (pipeline.start.kind !== 'tip' && streams.some(({ stream }) => !ctx.stored.has(stream.name))) {
+    refuseBeyondTip(pipeline.start, ctx.tip, `start ${describeStart(pipeline.start)}`, 'pick an earlier start, or leave start out to begin at the settled tip');
   }
-  return jobs;
+  const jobs: StreamJob[] = [];
+  const progress: StreamProgress[] = [];
+  for (const planned of streams) {
+    const { stream } = planned;
+    const to = tipPosition(ctx.tip, stream.axis);
+    const stored = ctx.stored.get(stream.name);
+    let record: StreamProgress;
+    let from: bigint;
+    if (stored !== undefined) {
+      record = new StreamProgress(stream.name, ctx.scopeOf(planned), stored.record, stored.text);
+      from = stored.record.position + 1n;
+      if (stream.rescansOverlap) from = minBig(from, await overlapStart(pipeline, stream.axis, minBig(stored.record.position, to), ctx));
+    } else {
+      from = pipeline.start.kind === 'tip' ? to + 1n : await positionOf(pipeline.start, stream.axis, ctx);
+      record = new StreamProgress(stream.name, ctx.scopeOf(planned), { position: from - 1n, covered: new Coverage() }, undefined);
+    }
+    progress.push(record);
+    if (from <= to) jobs.push({ stream, filters: planned.filters, progress: record, from, to });
+  }
+  return { jobs, progress };
 }
 
 export interface BackfillRange {
   readonly from: ChainPoint;
   /** Exclusive end; the settled tip when absent. */
   readonly to?: ChainPoint;
-  /** The range as the user wrote it, naming the backfill's checkpoint. */
-  readonly label: string;
 }
 
-export async function planBackfill(streams: readonly PlannedStream[], range: BackfillRange, ctx: PlanContext): Promise<StreamJob[]> {
+export async function planBackfill(streams: readonly PlannedStream[], range: BackfillRange, ctx: PlanContext): Promise<Plan> {
+  refuseBeyondTip(range.from, ctx.tip, `--from ${describePoint(range.from)}`, 'pick an earlier --from');
+  if (range.to !== undefined) refuseBeyondTip(range.to, ctx.tip, `--to ${describePoint(range.to)}`, 'leave --to out to backfill up to the settled tip', 1);
   const jobs: StreamJob[] = [];
-  for (const { stream, filters } of streams) {
+  const progress: StreamProgress[] = [];
+  for (const planned of streams) {
+    const { stream } = planned;
     const start = await positionOf(range.from, stream.axis, ctx);
     const tip = tipPosition(ctx.tip, stream.axis);
     const stop = range.to === undefined ? undefined : await positionOf(range.to, stream.axis, ctx);
@@ -88,20 +112,41 @@ export async function planBackfill(streams: readonly PlannedStream[], range: Bac
       throw new ConfigError(`--from ${describePoint(range.from)} is not before --to ${describePoint(range.to!)}: swap them or widen the range`);
     }
     const end = stop === undefined ? tip : minBig(tip, stop - 1n);
-    const key = `backfill:${stream.name}:${range.label}`;
-    const stored = await ctx.readCheckpoint(key);
-    const committed = stored === undefined ? start - 1n : decodeCheckpoint(stored);
-    jobs.push({ stream, filters, checkpointKey: key, from: committed + 1n, to: end, committed, stored: stored === undefined ? undefined : committed });
+    const stored = ctx.stored.get(stream.name);
+    const record = stored === undefined
+      ? new StreamProgress(stream.name, ctx.scopeOf(planned), { position: start - 1n, covered: new Coverage() }, undefined)
+      : new StreamProgress(stream.name, ctx.scopeOf(planned), stored.record, stored.text);
+    progress.push(record);
+    for (const gap of new Coverage(record.covered).gapsIn({ from: start, to: end })) {
+      jobs.push({ stream, filters: planned.filters, progress: record, from: gap.from, to: gap.to });
+    }
   }
-  return jobs;
+  return { jobs, progress };
 }
 
-/** Where the trailing overlap of a re-scanned stream starts: `actions_overlap` masterchain blocks below the tip. */
-async function overlapStart(pipeline: Pipeline, axis: PositionAxis, ctx: PlanContext): Promise<bigint> {
-  const seqno = Math.max(1, ctx.tip.seqno - pipeline.actionsOverlap.mcBlocks);
-  const block = await ctx.landmarks.atOrAfterSeqno(seqno, ctx.signal);
+/**
+ * Where the re-scan of a stream whose rows arrive late starts: `actions_overlap` masterchain blocks
+ * below the block holding `position` (the previous checkpoint, or the tip when that is lower), so
+ * the overlap is the same whatever the time between runs.
+ */
+async function overlapStart(pipeline: Pipeline, axis: PositionAxis, position: bigint, ctx: PlanContext): Promise<bigint> {
+  const holding = axis === 'lt' ? await ctx.landmarks.holdingLt(position, ctx.signal) : await ctx.landmarks.atOrAfterUtime(Number(position), ctx.signal);
+  const base = Math.min(holding?.seqno ?? ctx.tip.seqno, ctx.tip.seqno);
+  const block = await ctx.landmarks.atOrAfterSeqno(Math.max(1, base - pipeline.actionsOverlap.mcBlocks), ctx.signal);
   if (block === undefined) return tipPosition(ctx.tip, axis) + 1n;
   return axis === 'lt' ? block.startLt : BigInt(block.utime);
+}
+
+/**
+ * Refuses a chain point after the settled tip: nothing is settled there yet, and starting there would
+ * silently begin at the tip. `slack` admits an exclusive end just after the tip.
+ */
+function refuseBeyondTip(point: ChainPoint, tip: Landmark, what: string, fix: string, slack = 0): void {
+  const beyond =
+    point.kind === 'lt' ? point.lt > tip.endLt + BigInt(slack) : point.kind === 'utime' ? point.utime > tip.utime + slack : point.mcSeqno > tip.seqno + slack;
+  if (!beyond) return;
+  const at = new Date(tip.utime * 1000).toISOString();
+  throw new ConfigError(`${what} is after the settled tip (masterchain block ${tip.seqno}, lt ${tip.endLt}, ${at}): the chain has no settled data there yet; ${fix}`);
 }
 
 export function describePoint(point: ChainPoint): string {
@@ -112,6 +157,17 @@ export function describePoint(point: ChainPoint): string {
       return `mc:${point.mcSeqno}`;
     case 'utime':
       return new Date(point.utime * 1000).toISOString();
+  }
+}
+
+function describeStart(point: ChainPoint): string {
+  switch (point.kind) {
+    case 'lt':
+      return `{ lt: ${point.lt} }`;
+    case 'mc_seqno':
+      return `{ mc_seqno: ${point.mcSeqno} }`;
+    case 'utime':
+      return `{ utime: ${new Date(point.utime * 1000).toISOString()} }`;
   }
 }
 

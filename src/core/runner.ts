@@ -9,28 +9,25 @@ import type { Logger } from 'pino';
 import type { V3Api } from '../api/v3.js';
 import type { Sink, Row, RejectInput } from '../load/sink.js';
 import type { StreamDefinition } from './stream.js';
+import type { Plan } from './plan.js';
+import type { StreamProgress } from './stream-progress.js';
 import { pageWindow, type Page } from '../extract/position-pager.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor, type Window } from '../extract/windows.js';
 import { CheckpointTracker } from '../extract/checkpoint-tracker.js';
 import { readAhead } from '../extract/read-ahead.js';
 import { PageBudget } from '../extract/page-budget.js';
 import { addressesTable, addressRows } from '../streams/addresses.js';
-import { encodeCheckpoint } from './checkpoint.js';
 import { FatalError } from './errors.js';
 import { GroupCommitter } from './group-commit.js';
 
 export interface StreamJob {
   readonly stream: StreamDefinition;
   readonly filters: unknown;
-  /** Key of the checkpoint row this job advances. */
-  readonly checkpointKey: string;
+  /** The stream's checkpoint record this job extends (shared by the jobs of one stream). */
+  readonly progress: StreamProgress;
   /** Inclusive range of positions to fetch. */
   readonly from: bigint;
   readonly to: bigint;
-  /** Position the checkpoint starts from; it never goes below it. */
-  readonly committed: bigint;
-  /** The checkpoint stored before this run, if any: when it differs from `committed` and there is nothing to fetch, `committed` is still recorded. */
-  readonly stored: bigint | undefined;
 }
 
 export interface JobProgress {
@@ -69,9 +66,9 @@ export interface JobResult {
  */
 const MAX_PAGES_UNCOMMITTED = 8;
 
-export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]): Promise<Map<string, JobResult>> {
+export async function runJobs(options: RunnerOptions, plan: Plan): Promise<Map<string, JobResult>> {
   const queue = new PQueue({ concurrency: options.concurrency });
-  const results = new Map<string, JobResult>();
+  const results = new Map<string, { -readonly [K in keyof JobResult]: JobResult[K] }>();
   const tasks: Promise<void>[] = [];
   // The first failure stops the other windows: their committed pages stay, the checkpoint covers them.
   const failed = new AbortController();
@@ -83,19 +80,13 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
   const budget = new PageBudget(pagesUncommitted);
   const committer = new GroupCommitter((batches) => options.sink.commitAll(batches), pagesUncommitted);
   const windowCount = windowsFor(options.concurrency);
-  for (const job of jobs) {
-    const tracker = new CheckpointTracker(job.committed);
-    const result = { rows: 0, pages: 0, rejects: 0, checkpoint: tracker.position() };
-    results.set(job.checkpointKey, result);
+  for (const progress of plan.progress) results.set(progress.stream, { rows: 0, pages: 0, rejects: 0, checkpoint: progress.position });
+  for (const job of plan.jobs) {
+    const tracker = new CheckpointTracker(job.from - 1n);
+    const result = results.get(job.stream.name)!;
     const report = (): void =>
-      options.onProgress?.({ stream: job.stream.name, from: job.from, to: job.to, checkpoint: result.checkpoint, rows: result.rows });
+      options.onProgress?.({ stream: job.stream.name, from: job.from, to: job.to, checkpoint: tracker.position(), rows: result.rows });
     report();
-    if (job.from > job.to) {
-      if (job.stored !== job.committed) {
-        tasks.push(committer.submit(() => ({ stream: job.checkpointKey, rows: new Map(), checkpoint: encodeCheckpoint(job.committed) })));
-      }
-      continue;
-    }
     /**
      * Fetches one window page by page. The first window is the whole range: when its first page is
      * the last (a cron run near the tip), one request did it; otherwise the rest is split into
@@ -121,15 +112,14 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
               signal.throwIfAborted();
               const { batch } = page;
               if (options.strict && batch.rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, batch.rejects);
-              let checkpoint = result.checkpoint;
               await committer.submit(() => {
-                checkpoint = tracker.advance(index, page.through);
-                return { stream: job.checkpointKey, rows: batch.rows, checkpoint: encodeCheckpoint(checkpoint), rejects: batch.rejects };
+                job.progress.cover(job.from, tracker.advance(index, page.through));
+                return { stream: job.stream.name, rows: batch.rows, checkpoint: job.progress.encode(), rejects: batch.rejects };
               });
               result.rows += batch.count;
               result.pages += 1;
               result.rejects += batch.rejects.length;
-              result.checkpoint = checkpoint;
+              result.checkpoint = job.progress.position;
               report();
             } finally {
               budget.release();
@@ -166,6 +156,10 @@ export async function runJobs(options: RunnerOptions, jobs: readonly StreamJob[]
   if (options.signal?.aborted) throw options.signal.reason;
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failure !== undefined) throw failed.signal.reason ?? failure.reason;
+  // Records that changed without a page: a first sync at the tip, a scope recorded for the first time.
+  const unsaved = plan.progress.filter((progress) => progress.changed);
+  await Promise.all(unsaved.map((progress) => committer.submit(() => ({ stream: progress.stream, rows: new Map(), checkpoint: progress.encode() }))));
+  for (const progress of plan.progress) results.get(progress.stream)!.checkpoint = progress.position;
   return results;
 }
 

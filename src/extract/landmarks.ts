@@ -15,6 +15,8 @@ export interface Landmark {
   readonly startLt: bigint;
   readonly endLt: bigint;
   readonly utime: number;
+  /** The block's root hash (base64), which identifies the chain at its seqno. */
+  readonly rootHash?: string;
 }
 
 const MASTERCHAIN = { workchain: -1, shard: '8000000000000000' } as const;
@@ -24,6 +26,7 @@ const blockSchema = looseObject({
   start_lt: uint64String,
   end_lt: uint64String,
   gen_utime: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]),
+  root_hash: z.string().optional(),
 });
 const blocksSchema = looseObject({ blocks: z.array(blockSchema) });
 
@@ -66,14 +69,25 @@ export class Landmarks {
   }
 
   async bySeqno(seqno: number, signal?: AbortSignal): Promise<Landmark> {
-    const found = this.#recent.get(seqno) ?? (await this.first({ ...MASTERCHAIN, seqno }, signal));
+    const found = await this.withSeqno(seqno, signal);
     if (found === undefined) throw new ConfigError(`masterchain block ${seqno} is not indexed by the service: pick a seqno between the first indexed block and the tip`);
     return found;
   }
 
+  /** The masterchain block `seqno`; undefined when the service does not index it. */
+  async withSeqno(seqno: number, signal?: AbortSignal): Promise<Landmark | undefined> {
+    return this.#recent.get(seqno) ?? (await this.first({ ...MASTERCHAIN, seqno }, signal));
+  }
+
   /** The masterchain block `seqno`, or the first indexed one after it (the service may have pruned old blocks). */
   async atOrAfterSeqno(seqno: number, signal?: AbortSignal): Promise<Landmark | undefined> {
-    return this.#recent.get(seqno) ?? (await this.first({ ...MASTERCHAIN, seqno }, signal)) ?? (await this.first({ ...MASTERCHAIN, sort: 'asc' }, signal));
+    return (await this.withSeqno(seqno, signal)) ?? (await this.first({ ...MASTERCHAIN, sort: 'asc' }, signal));
+  }
+
+  /** The masterchain block whose lt range holds `lt` (the last one starting at or before it). */
+  async holdingLt(lt: bigint, signal?: AbortSignal): Promise<Landmark | undefined> {
+    for (const block of this.#recent.values()) if (block.startLt <= lt && lt <= block.endLt) return block;
+    return this.first({ ...MASTERCHAIN, end_lt: lt, sort: 'desc' }, signal);
   }
 
   /** The first masterchain block generated at or after `utime`; undefined when it is beyond the tip. */
@@ -94,6 +108,6 @@ export class Landmarks {
     const body = await this.http.get('/api/v3/blocks', params, { signal });
     const parsed = blocksSchema.safeParse(body);
     if (!parsed.success) throw new FatalError(`GET /api/v3/blocks: unexpected response: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    return parsed.data.blocks.map((block) => ({ seqno: block.seqno, startLt: block.start_lt, endLt: block.end_lt, utime: block.gen_utime }));
+    return parsed.data.blocks.map((block) => ({ seqno: block.seqno, startLt: block.start_lt, endLt: block.end_lt, utime: block.gen_utime, rootHash: block.root_hash }));
   }
 }

@@ -101,6 +101,11 @@ export class DuckDBSink implements Sink {
     return typeof position === 'string' ? position : undefined;
   }
 
+  async readCheckpoints(): Promise<ReadonlyMap<string, string>> {
+    const reader = await this.connection.runAndReadAll(`SELECT stream, position FROM ${target(etlCheckpoints.name)} ORDER BY stream`);
+    return new Map(reader.getRows().map(([stream, position]) => [String(stream), String(position)]));
+  }
+
   async commit(batch: CommitBatch): Promise<void> {
     await this.commitAll([batch]);
   }

@@ -144,6 +144,10 @@ export class ParquetSink implements Sink {
     return this.#current().checkpoints[stream]?.position;
   }
 
+  async readCheckpoints(): Promise<ReadonlyMap<string, string>> {
+    return new Map(Object.entries(this.#current().checkpoints).map(([stream, { position }]) => [stream, position]));
+  }
+
   async commit(batch: CommitBatch): Promise<void> {
     await this.commitAll([batch]);
   }

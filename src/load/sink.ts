@@ -44,6 +44,8 @@ export interface Sink {
   open(tables: readonly AnyTable[]): Promise<void>;
   /** The stream's last committed position, or undefined before its first commit. */
   readCheckpoint(stream: string): Promise<string | undefined>;
+  /** Every checkpoint row, by stream. */
+  readCheckpoints(): Promise<ReadonlyMap<string, string>>;
   /** Makes one batch durable, atomically. */
   commit(batch: CommitBatch): Promise<void>;
   /** Makes several batches durable in one atomic unit, as if committed one after another. */

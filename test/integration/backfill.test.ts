@@ -46,8 +46,6 @@ const SEED = 9001;
 const BLOCKS = 310;
 const TO_MC = FIRST_MC + 300;
 const RANGE = ['--from', `mc:${FIRST_MC}`, '--to', `mc:${TO_MC}`] as const;
-const LABEL = `mc:${FIRST_MC}..mc:${TO_MC}`;
-const checkpointKey = (stream: StreamDefinition): string => `backfill:${stream.name}:${LABEL}`;
 
 /** Answers after 30 ms, so that runs at a low pipeline rps last several seconds. */
 let devnet: TestDevnet;
@@ -72,9 +70,9 @@ function expectBackfilled(devnet: TestDevnet, snapshot: Snapshot): void {
       expect(mismatch(diff), `${label}: ${describeDiff(diff)}`).toEqual(NO_MISMATCH);
     }
   }
-  for (const stream of streams) expect(snapshot.checkpoints.get(checkpointKey(stream)), stream.name).toBe(bounds(stream).to);
-  // A backfill keeps its own checkpoints: the sync checkpoints stay unset.
-  for (const stream of streams) expect(snapshot.checkpoints.has(stream.name)).toBe(false);
+  // The stream's checkpoint covers exactly the range, and a sync would continue after it.
+  for (const stream of streams) expect(snapshot.covered.get(stream.name), stream.name).toEqual([bounds(stream)]);
+  for (const stream of streams) expect(snapshot.checkpoints.get(stream.name), stream.name).toBe(bounds(stream).to);
   expect(addressProblems(devnet, snapshot.tables.get('addresses')!)).toEqual([]);
   expect(snapshot.rejects).toBe(0);
   if (snapshot.files !== undefined) expect(snapshot.files.onDisk).toEqual([...snapshot.files.listed].sort());
@@ -89,7 +87,7 @@ function expectConsistentPrefix(devnet: TestDevnet, snapshot: Snapshot): Map<str
   const whole = expectedWarehouse(devnet, bounds);
   const reached = new Map<string, bigint | undefined>();
   const prefix = expectedWarehouse(devnet, (stream) => {
-    const checkpoint = snapshot.checkpoints.get(checkpointKey(stream));
+    const checkpoint = snapshot.checkpoints.get(stream.name);
     reached.set(stream.name, checkpoint);
     return { from: bounds(stream).from, to: checkpoint ?? bounds(stream).from - 1n };
   });

@@ -12,6 +12,7 @@ import { DuckDBInstance, quotedString, type DuckDBConnection } from '@duckdb/nod
 import { parseItems } from '../../src/api/wire.js';
 import { etlRejects, etlRuns } from '../../src/core/bookkeeping.js';
 import { decodeCheckpoint } from '../../src/core/checkpoint.js';
+import type { Range } from '../../src/core/coverage.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { AnyTable, RowOf } from '../../src/core/table.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
@@ -461,8 +462,10 @@ export interface Snapshot {
   readonly glob?: ReadonlyMap<string, Row[]>;
   readonly files?: ParquetFiles;
   readonly manifest?: Manifest;
-  /** Checkpoint positions by key (stream name, or `backfill:<stream>:<range>`). */
+  /** Checkpoint positions by stream: a sync continues after it. */
   readonly checkpoints: ReadonlyMap<string, bigint>;
+  /** The ranges each stream's checkpoint says the warehouse holds completely. */
+  readonly covered: ReadonlyMap<string, readonly Range[]>;
   readonly runs: readonly RunRow[];
   readonly rejects: number;
   readonly rejectRows: readonly RejectRow[];
@@ -527,15 +530,10 @@ export async function readWarehouse(kind: SinkKind, path: string, options: ReadO
     const rejectRows = (await read(etlRejects)) as RejectRow[];
     const rejects = rejectRows.length;
     if (kind === 'duckdb') {
-      const checkpoints = new Map<string, bigint>();
-      if (!options.partial || present.has('_etl_checkpoints')) {
-        for (const row of await reader.query('SELECT stream, position FROM _etl_checkpoints')) {
-          checkpoints.set(String(row.stream), decodeCheckpoint(String(row.position)));
-        }
-      }
-      return { kind, tables, checkpoints, runs, rejects, rejectRows };
+      const rows = !options.partial || present.has('_etl_checkpoints') ? await reader.query('SELECT stream, position FROM _etl_checkpoints') : [];
+      return { kind, tables, ...checkpointsOf(rows.map((row) => [String(row.stream), String(row.position)])), runs, rejects, rejectRows };
     }
-    const checkpoints = new Map(Object.entries(manifest!.checkpoints).map(([key, value]) => [key, decodeCheckpoint(value.position)]));
+    const { checkpoints, covered } = checkpointsOf(Object.entries(manifest!.checkpoints).map(([key, value]) => [key, value.position]));
     const onDisk = await dataFilesOnDisk(path);
     const glob = options.glob === false ? undefined : new Map<string, Row[]>();
     for (const table of glob === undefined ? [] : dataTables) {
@@ -543,10 +541,19 @@ export async function readWarehouse(kind: SinkKind, path: string, options: ReadO
       glob!.set(table.name, any ? await read(table, reader.relation(table.name)) : []);
     }
     const listed = Object.values(manifest!.tables).flatMap((entry) => entry.files.map((file) => file.path));
-    return { kind, tables, glob, files: { onDisk, listed }, manifest, checkpoints, runs, rejects, rejectRows };
+    return { kind, tables, glob, files: { onDisk, listed }, manifest, checkpoints, covered, runs, rejects, rejectRows };
   } finally {
     reader.close();
   }
+}
+
+/** Checkpoint rows (stream, text) as positions and covered ranges by stream. */
+export function checkpointsOf(rows: readonly (readonly [string, string])[]): Pick<Snapshot, 'checkpoints' | 'covered'> {
+  const records = rows.map(([stream, text]) => [stream, decodeCheckpoint(text)] as const);
+  return {
+    checkpoints: new Map(records.map(([stream, record]) => [stream, record.position])),
+    covered: new Map(records.map(([stream, record]) => [stream, record.covered.ranges])),
+  };
 }
 
 /** `.parquet` and `.tmp` files under the warehouse's table folders, relative to the root, sorted. */

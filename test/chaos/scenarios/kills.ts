@@ -103,10 +103,8 @@ export async function runKillScenario(work: Workspace, scenario: KillScenario, k
   const { devnet, log } = await startChaosDevnet({ seed: scenario.seed, blocks: scenario.blocks, latencyMs: scenario.latencyMs });
   try {
     const toMc = FIRST_MC + scenario.rangeBlocks;
-    const label = `mc:${FIRST_MC}..mc:${toMc}`;
     const range = ['--from', `mc:${FIRST_MC}`, '--to', `mc:${toMc}`];
     const bounds = rangeBounds(devnet, toMc);
-    const checkpointKey = (stream: StreamDefinition): string => `backfill:${stream.name}:${label}`;
     const sinkPath = work.sinkPath(kind, `killed-${scenario.seed}`);
     const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, rate: scenario.rate, name: `killed-${scenario.seed}-${kind}.yaml` });
     const args = ['backfill', pipeline, ...range];
@@ -147,8 +145,8 @@ export async function runKillScenario(work: Workspace, scenario: KillScenario, k
       }
       // What the sink counts as committed (a kill may land while the first run creates the warehouse: what is missing reads as empty).
       const snapshot = await readCommitted(kind, sinkPath);
-      reachedBy = (stream) => snapshot.checkpoints.get(checkpointKey(stream));
-      for (const problem of prefixProblems(devnet, snapshot, bounds, checkpointKey)) problems.push(`after kill ${index + 1} (${describeMoment(moment)}): ${problem}`);
+      reachedBy = (stream) => snapshot.checkpoints.get(stream.name);
+      for (const problem of prefixProblems(devnet, snapshot, bounds)) problems.push(`after kill ${index + 1} (${describeMoment(moment)}): ${problem}`);
       if (snapshot.files !== undefined) {
         const listed = new Set(snapshot.files.listed);
         orphansSeen += snapshot.files.onDisk.filter((file) => !listed.has(file)).length;
@@ -161,7 +159,7 @@ export async function runKillScenario(work: Workspace, scenario: KillScenario, k
     const snapshot = await readWarehouse(kind, sinkPath);
     const verdict = verifyWarehouse(devnet, snapshot, bounds);
     for (const stream of streams) {
-      if (snapshot.checkpoints.get(checkpointKey(stream)) !== bounds(stream).to) problems.push(`${stream.name}: checkpoint ${snapshot.checkpoints.get(checkpointKey(stream))}, range ends at ${bounds(stream).to}`);
+      if (snapshot.checkpoints.get(stream.name) !== bounds(stream).to) problems.push(`${stream.name}: checkpoint ${snapshot.checkpoints.get(stream.name)}, range ends at ${bounds(stream).to}`);
     }
     const listed = new Set(snapshot.files?.listed ?? []);
     const unlisted = (snapshot.files?.onDisk ?? []).filter((file) => !listed.has(file)).length;

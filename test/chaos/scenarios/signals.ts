@@ -49,7 +49,6 @@ export async function runSignalScenario(work: Workspace, chaos: ChaosDevnet, sce
   const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, rate: scenario.rate, name: `${label}.yaml` });
   const toMc = FIRST_MC + scenario.rangeBlocks;
   const args = scenario.command === 'sync' ? ['sync', pipeline] : ['backfill', pipeline, '--from', `mc:${FIRST_MC}`, '--to', `mc:${toMc}`];
-  const checkpointKey = (stream: StreamDefinition): string => (scenario.command === 'sync' ? stream.name : `backfill:${stream.name}:mc:${FIRST_MC}..mc:${toMc}`);
   const whole: (stream: StreamDefinition) => Bounds =
     scenario.command === 'sync'
       ? (stream) => ({ from: positionAt(mcBlock(devnet, FIRST_MC), stream), to: tipPositionOf(tipBlock(devnet), stream) })
@@ -69,15 +68,15 @@ export async function runSignalScenario(work: Workspace, chaos: ChaosDevnet, sce
   exits.add(interrupted);
   const lines = messageLines(interrupted.stderr);
   const partial = await readWarehouse(kind, sinkPath);
-  problems.push(...prefixProblems(devnet, partial, whole, checkpointKey).map((problem) => `after ${scenario.signal}: ${problem}`));
-  const short = streams.filter((stream) => (partial.checkpoints.get(checkpointKey(stream)) ?? -1n) < whole(stream).to).map((stream) => stream.name);
+  problems.push(...prefixProblems(devnet, partial, whole).map((problem) => `after ${scenario.signal}: ${problem}`));
+  const short = streams.filter((stream) => (partial.checkpoints.get(stream.name) ?? -1n) < whole(stream).to).map((stream) => stream.name);
 
   const resumed = await runLogged(exits, args, { cwd: work.dir, timeoutMs: 120_000 });
   const snapshot = await readWarehouse(kind, sinkPath);
-  const bounds: (stream: StreamDefinition) => Bounds = (stream) => ({ from: whole(stream).from, to: snapshot.checkpoints.get(checkpointKey(stream)) ?? whole(stream).from - 1n });
+  const bounds: (stream: StreamDefinition) => Bounds = (stream) => ({ from: whole(stream).from, to: snapshot.checkpoints.get(stream.name) ?? whole(stream).from - 1n });
   const verdict = verifyWarehouse(devnet, snapshot, bounds);
   for (const stream of streams) {
-    if (snapshot.checkpoints.get(checkpointKey(stream)) !== whole(stream).to) problems.push(`${stream.name}: checkpoint ${snapshot.checkpoints.get(checkpointKey(stream))} after the resume, expected ${whole(stream).to}`);
+    if (snapshot.checkpoints.get(stream.name) !== whole(stream).to) problems.push(`${stream.name}: checkpoint ${snapshot.checkpoints.get(stream.name)} after the resume, expected ${whole(stream).to}`);
   }
   recordScenario(
     tableRow(scenario.name, kind, verdict, exits.exits(), [

@@ -5,12 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import { etlRejects, etlRuns } from '../../../src/core/bookkeeping.js';
-import { decodeCheckpoint } from '../../../src/core/checkpoint.js';
 import { readRows } from '../../../src/load/duckdb-read.js';
 import { readManifest } from '../../../src/load/parquet-manifest.js';
 import type { Row } from '../../../src/load/sink.js';
 import { dataTables } from '../../../src/streams/index.js';
-import { dataFilesOnDisk, openWarehouse, readWarehouse, type RejectRow, type RunRow, type SinkKind, type Snapshot } from '../../support/etl.js';
+import { checkpointsOf, dataFilesOnDisk, openWarehouse, readWarehouse, type RejectRow, type RunRow, type SinkKind, type Snapshot } from '../../support/etl.js';
 
 export async function readCommitted(kind: SinkKind, path: string): Promise<Snapshot> {
   if (kind === 'duckdb') return readWarehouse(kind, path, { partial: true });
@@ -18,7 +17,7 @@ export async function readCommitted(kind: SinkKind, path: string): Promise<Snaps
   const onDisk = await dataFilesOnDisk(path);
   if (manifest === undefined) {
     const tables = new Map<string, Row[]>(dataTables.map((table) => [table.name, []]));
-    return { kind, tables, files: { onDisk, listed: [] }, checkpoints: new Map(), runs: [], rejects: 0, rejectRows: [] };
+    return { kind, tables, files: { onDisk, listed: [] }, checkpoints: new Map(), covered: new Map(), runs: [], rejects: 0, rejectRows: [] };
   }
   const reader = await openWarehouse(kind, path);
   try {
@@ -27,9 +26,9 @@ export async function readCommitted(kind: SinkKind, path: string): Promise<Snaps
     const runs = (await readRows(reader.connection, etlRuns)) as RunRow[];
     const rejectRows = (await readRows(reader.connection, etlRejects)) as RejectRow[];
     const rejects = rejectRows.length;
-    const checkpoints = new Map(Object.entries(manifest.checkpoints).map(([key, value]) => [key, decodeCheckpoint(value.position)]));
+    const { checkpoints, covered } = checkpointsOf(Object.entries(manifest.checkpoints).map(([key, value]) => [key, value.position]));
     const listed = Object.values(manifest.tables).flatMap((entry) => entry.files.map((file) => file.path));
-    return { kind, tables, files: { onDisk, listed }, manifest, checkpoints, runs, rejects, rejectRows };
+    return { kind, tables, files: { onDisk, listed }, manifest, checkpoints, covered, runs, rejects, rejectRows };
   } finally {
     reader.close();
   }

@@ -168,7 +168,6 @@ export function prefixProblems(
   devnet: Devnet,
   snapshot: Snapshot,
   whole: (stream: StreamDefinition) => Bounds,
-  checkpointKey: (stream: StreamDefinition) => string,
 ): string[] {
   const problems: string[] = [];
   for (const diff of diffWarehouse(expectedWarehouse(devnet, whole), snapshot.tables)) {
@@ -176,7 +175,7 @@ export function prefixProblems(
   }
   // Every row below the checkpoints is there (by key: the values were compared above).
   const prefix = expectedWarehouse(devnet, (stream) => {
-    const checkpoint = snapshot.checkpoints.get(checkpointKey(stream));
+    const checkpoint = snapshot.checkpoints.get(stream.name);
     return { from: whole(stream).from, to: checkpoint ?? whole(stream).from - 1n };
   });
   for (const [name, rows] of prefix) {
