@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
+import { Coverage, type Range } from '../../src/core/coverage.js';
+
+const range = fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: -1, max: 12 })).map(([from, length]): Range => ({ from: BigInt(from), to: BigInt(from + length) }));
+
+/** The positions a list of ranges holds, as a set. */
+const positions = (ranges: readonly Range[]): Set<number> => {
+  const set = new Set<number>();
+  for (const r of ranges) for (let p = Number(r.from); p <= Number(r.to); p += 1) set.add(p);
+  return set;
+};
+
+describe('Coverage', () => {
+  it('holds exactly the positions of the ranges added, as sorted, disjoint, non-adjacent ranges', () => {
+    fc.assert(
+      fc.property(fc.array(range, { maxLength: 12 }), (added) => {
+        const coverage = new Coverage(added);
+        expect(positions(coverage.ranges)).toEqual(positions(added));
+        coverage.ranges.forEach((r, i) => {
+          expect(r.from <= r.to).toBe(true);
+          if (i > 0) expect(r.from > coverage.ranges[i - 1]!.to + 1n).toBe(true);
+        });
+      }),
+    );
+  });
+
+  it('gapsIn(range) are exactly the positions of the range not covered; holes are the gaps between the ranges', () => {
+    fc.assert(
+      fc.property(fc.array(range, { maxLength: 8 }), range, (added, asked) => {
+        const coverage = new Coverage(added);
+        const covered = positions(coverage.ranges);
+        const wanted = [...positions([asked])].filter((p) => !covered.has(p));
+        expect([...positions(coverage.gapsIn(asked))].sort((a, b) => a - b)).toEqual(wanted);
+        const ranges = coverage.ranges;
+        const between = ranges.length < 2 ? [] : [...positions([{ from: ranges[0]!.from, to: ranges.at(-1)!.to }])].filter((p) => !covered.has(p));
+        expect([...positions(coverage.holes())].sort((a, b) => a - b)).toEqual(between);
+      }),
+    );
+  });
+});
+
+describe('checkpoint records', () => {
+  it('round-trip position, covered ranges and scope', () => {
+    const scope = { network: 'mainnet', service: 'https://toncenter.com', anchor: { seqno: 7, rootHash: 'AA==' }, filters: { accounts: ['0:AB'] } };
+    const record = { position: 99n, covered: new Coverage([{ from: 1n, to: 5n }, { from: 10n, to: 99n }]), scope };
+    const decoded = decodeCheckpoint(encodeCheckpoint(record));
+    expect(decoded.position).toBe(99n);
+    expect(decoded.covered.ranges).toEqual(record.covered.ranges);
+    expect(decoded.scope).toEqual(scope);
+  });
+
+  it('read a row of an earlier release as its position, with no known coverage or scope', () => {
+    const decoded = decodeCheckpoint('{"position":"60000005000000"}');
+    expect(decoded.position).toBe(60000005000000n);
+    expect(decoded.covered.ranges).toEqual([]);
+    expect(decoded.scope).toBeUndefined();
+  });
+
+  it('refuse unreadable rows with a message naming them', () => {
+    expect(() => decodeCheckpoint('{"lt":"5"}')).toThrow('unreadable checkpoint "{\\"lt\\":\\"5\\"}": expected {"position":"<integer>",…}');
+    expect(() => decodeCheckpoint('{"position":"5","covered":[["1"]]}')).toThrow('"covered" holds ["1"], expected ["<from>","<to>"]');
+  });
+});
