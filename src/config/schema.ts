@@ -117,7 +117,7 @@ export const pipelineFileSchema = closedMap(
       .meta({ description: 'How long to wait for a request and how often to retry it.' }),
     start: start().optional().meta({
       description:
-        'Where the first run begins: exactly one of lt, utime, mc_seqno. Used only while the warehouse holds no checkpoint; without it the first run starts at the settled tip and later runs take only new data (cron).',
+        'Where the warehouse begins: exactly one of lt, utime, mc_seqno; every sync fetches what is missing from there to the settled tip. Without it the first run starts at the settled tip and later runs take only new data (cron).',
       defaultLabel: DEFAULT_LABELS.start,
     }),
     lag: closedMap(

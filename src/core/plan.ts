@@ -1,7 +1,8 @@
 /**
  * Turns a pipeline and the chain's landmarks into jobs: for each stream, the ranges of positions this
  * run fetches and the record they extend (D4). A sync continues after the stream's checkpoint up to
- * the settled tip; a backfill fills the parts of its range the stream does not cover yet, so it
+ * the settled tip, and fills what its record lacks between the pipeline's `start` and the checkpoint;
+ * a backfill fills the parts of its range the stream does not cover yet, so it
  * resumes, and a sync after it continues from its end.
  */
 import type { Pipeline, StartPoint } from '../config/index.js';
@@ -80,8 +81,18 @@ export async function planSync(pipeline: Pipeline, streams: readonly PlannedStre
     let from: bigint;
     if (stored !== undefined) {
       record = new StreamProgress(stream.name, ctx.scopeOf(planned), stored.record, stored.text);
-      from = stored.record.position + 1n;
-      if (stream.rescansOverlap) from = minBig(from, await overlapStart(pipeline, stream.axis, minBig(stored.record.position, to), ctx));
+      const { position } = stored.record;
+      from = position + 1n;
+      if (stream.rescansOverlap) from = minBig(from, await overlapStart(pipeline, stream.axis, minBig(position, to), ctx));
+      if (pipeline.start.kind !== 'tip') {
+        // The warehouse begins at `start`: what is missing below the checkpoint (an earlier start, a
+        // range removed by repair) is fetched too. A row of an earlier release began there.
+        const begin = await positionOf(pipeline.start, stream.axis, ctx);
+        if (record.covered.length === 0) record.cover(begin, position);
+        for (const gap of new Coverage(record.covered).gapsIn({ from: begin, to: minBig(position, from - 1n) })) {
+          jobs.push({ stream, filters: planned.filters, progress: record, from: gap.from, to: gap.to });
+        }
+      }
     } else {
       from = pipeline.start.kind === 'tip' ? to + 1n : await positionOf(pipeline.start, stream.axis, ctx);
       record = new StreamProgress(stream.name, ctx.scopeOf(planned), { position: from - 1n, covered: new Coverage() }, undefined);

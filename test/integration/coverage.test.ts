@@ -217,6 +217,20 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('what a checkpoint covers, %s', (
     }
   });
 
+  it('an earlier start fills the range below what is covered', async () => {
+    const sinkPath = work.sinkPath(kind, 'earlier');
+    const later = await run('sync', await pipeline({ url: devnet.url, start: `{ mc_seqno: ${FIRST_MC + 30} }`, streams: '[transactions, validator_events]' }, sinkPath));
+    expect(later.code, describeResult(later)).toBe(0);
+    const earlier = await run('sync', await pipeline({ url: devnet.url, start: `{ mc_seqno: ${FIRST_MC + 10} }`, streams: '[transactions, validator_events]' }, sinkPath));
+    expect(earlier.code, describeResult(earlier)).toBe(0);
+    const snapshot = await readWarehouse(kind, sinkPath, { glob: false, partial: true });
+    const synced = streams.filter((s) => s.name === 'transactions' || s.name === 'validator_events');
+    for (const stream of synced) {
+      expect(snapshot.covered.get(stream.name), stream.name).toEqual([{ from: positionAt(mcBlock(devnet, FIRST_MC + 10), stream), to: tipPositionOf(tipBlock(devnet), stream) }]);
+    }
+    expectEqualsTruthOverCovered(devnet, snapshot, synced);
+  });
+
   it('a start after the settled tip is refused like a --from after it, and nothing is written', async () => {
     const sinkPath = work.sinkPath(kind, 'future');
     const tip = tipBlock(devnet);
