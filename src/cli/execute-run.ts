@@ -9,7 +9,7 @@ import type { Plan, PlanContext } from '../core/plan.js';
 import type { Session } from './session.js';
 import { ProgressReporter } from './progress.js';
 import { closeAbandonedRuns } from './abandoned-runs.js';
-import { checkScopes, scopeRecorder, storedCheckpoints } from './warehouse-scope.js';
+import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './warehouse-scope.js';
 
 export interface RunSummary {
   readonly rows: Record<string, number>;
@@ -42,7 +42,7 @@ export async function executeRun(
     });
   // A run of another scope is refused before it writes anything, even its own record.
   const stored = await storedCheckpoints(session.sink);
-  await checkScopes(session, stored, signal);
+  checkScopes(session, stored);
   await closeAbandonedRuns(session.sink);
   await record('running', null);
   const progress = new ProgressReporter(session.logger, process.stderr.isTTY ? process.stderr : undefined);
@@ -50,6 +50,7 @@ export async function executeRun(
     // The actions re-scan starts below the previous checkpoint: read that far below the tip at once.
     const reach = session.streams.some(({ stream }) => stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
     const tip = await session.landmarks.settledTip(session.pipeline.lag.mcBlocks, { signal, reach });
+    await checkChain(session, stored, signal);
     const planned = await plan({ landmarks: session.landmarks, tip, stored, scopeOf: scopeRecorder(session, stored, tip), signal });
     const results = await runJobs(
       { api: session.v3, sink: session.sink, logger: session.logger, concurrency: session.pipeline.rate.concurrency, signal, strict, onProgress: progress.update },

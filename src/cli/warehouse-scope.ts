@@ -18,23 +18,28 @@ export async function storedCheckpoints(sink: Sink): Promise<Map<string, StoredC
   return stored;
 }
 
-/** Throws a ConfigError (exit 2) naming what changed when this run's scope is not the warehouse's. */
-export async function checkScopes(session: Session, stored: ReadonlyMap<string, StoredCheckpoint>, signal?: AbortSignal): Promise<void> {
-  const { pipeline } = session;
-  const scoped = [...stored].filter((entry): entry is [string, { record: { scope: StreamScope } } & StoredCheckpoint] => entry[1].record.scope !== undefined);
-  for (const [stream, { record }] of scoped) checkNetwork(stream, record.scope, pipeline.network);
+/** Throws a ConfigError (exit 2) naming what changed when this run's network or filters are not the warehouse's. */
+export function checkScopes(session: Session, stored: ReadonlyMap<string, StoredCheckpoint>): void {
+  for (const [stream, { record }] of stored) if (record.scope !== undefined) checkNetwork(stream, record.scope, session.pipeline.network);
   for (const { stream, filters } of session.streams) {
     const scope = stored.get(stream.name)?.record.scope;
     if (scope !== undefined) checkFilters(stream.name, scope, scopeFilters(filtersObject(filters)));
   }
+}
+
+/**
+ * Throws a ConfigError when the service behind a changed base_url serves another chain: the recorded
+ * masterchain block must have the same root hash there (one request, only when the URL changed).
+ */
+export async function checkChain(session: Session, stored: ReadonlyMap<string, StoredCheckpoint>, signal?: AbortSignal): Promise<void> {
   const verified = new Set<string>();
-  for (const [, { record }] of scoped) {
+  for (const { record } of stored.values()) {
     const { scope } = record;
-    if (scope.service === pipeline.baseUrl || scope.anchor === undefined) continue;
+    if (scope === undefined || scope.anchor === undefined || scope.service === session.pipeline.baseUrl) continue;
     const key = `${scope.anchor.seqno}:${scope.anchor.rootHash}`;
     if (verified.has(key)) continue;
     const block = await session.landmarks.withSeqno(scope.anchor.seqno, signal);
-    checkAnchor({ ...scope, anchor: scope.anchor }, pipeline.baseUrl, block?.rootHash);
+    checkAnchor({ ...scope, anchor: scope.anchor }, session.pipeline.baseUrl, block?.rootHash);
     verified.add(key);
   }
 }
