@@ -88,8 +88,8 @@ export async function planSync(pipeline: Pipeline, streams: readonly PlannedStre
         // The warehouse begins at `start`: what is missing below the checkpoint (an earlier start, a
         // range removed by repair) is fetched too. A row of an earlier release began there.
         const begin = await positionOf(pipeline.start, stream.axis, ctx);
-        if (record.covered.length === 0) record.cover(begin, position);
-        for (const gap of new Coverage(record.covered).gapsIn({ from: begin, to: minBig(position, from - 1n) })) {
+        if (record.coversNothing) record.cover(begin, position);
+        for (const gap of record.gapsIn({ from: begin, to: minBig(position, from - 1n) })) {
           jobs.push({ stream, filters: planned.filters, progress: record, from: gap.from, to: gap.to });
         }
       }
@@ -128,7 +128,7 @@ export async function planBackfill(streams: readonly PlannedStream[], range: Bac
       ? new StreamProgress(stream.name, ctx.scopeOf(planned), { position: start - 1n, covered: new Coverage() }, undefined)
       : new StreamProgress(stream.name, ctx.scopeOf(planned), stored.record, stored.text);
     progress.push(record);
-    for (const gap of new Coverage(record.covered).gapsIn({ from: start, to: end })) {
+    for (const gap of record.gapsIn({ from: start, to: end })) {
       jobs.push({ stream, filters: planned.filters, progress: record, from: gap.from, to: gap.to });
     }
   }

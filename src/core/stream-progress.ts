@@ -27,19 +27,20 @@ export class StreamProgress {
     return this.#position;
   }
 
-  get covered(): readonly Range[] {
-    return this.#covered.ranges;
+  /** True while nothing is covered (a row of an earlier release, or a stream's first run). */
+  get coversNothing(): boolean {
+    return this.#covered.ranges.length === 0;
   }
 
-  /** Records that [from, to] is committed (nothing when `to < from`). */
+  /** The parts of `range` not covered yet. */
+  gapsIn(range: Range): Range[] {
+    return this.#covered.gapsIn(range);
+  }
+
+  /** Records that [from, to] is committed (nothing when `to < from`); a sync continues after it. */
   cover(from: bigint, to: bigint): void {
     this.#covered.add({ from, to });
-    if (to >= from) this.moveTo(to);
-  }
-
-  /** A sync continues after `position` (a first sync without start: the settled tip). */
-  moveTo(position: bigint): void {
-    if (position > this.#position) this.#position = position;
+    if (to >= from && to > this.#position) this.#position = to;
   }
 
   /** The record to store now; remembered as stored. */
