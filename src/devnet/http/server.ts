@@ -21,6 +21,8 @@ export interface RequestInfo {
   readonly ms: number;
   /** The injected fault that shaped this answer, if any. */
   readonly fault: FaultKind | undefined;
+  /** Every injected fault the client could see in this answer (`fault` first): unknown fields and an unknown enum can come together. */
+  readonly faults: readonly FaultKind[];
 }
 
 export interface DevnetServerOptions {
@@ -60,7 +62,7 @@ interface Reply {
   /** The serialized body. */
   readonly text: string;
   readonly plan: FaultPlan;
-  readonly fault: FaultKind | undefined;
+  readonly faults: readonly FaultKind[];
 }
 
 type Outcome = Reply | 'reset';
@@ -84,7 +86,7 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
     let plan = NO_FAULTS;
     const envelope = (body: unknown): unknown => (rpcId === undefined ? body : withJsonRpc(body, rpcId));
     const fail = (err: ApiError, fault?: FaultKind): Reply => {
-      return { status: err.status, text: JSON.stringify(envelope(failureBody(version, err))), plan, fault };
+      return { status: err.status, text: JSON.stringify(envelope(failureBody(version, err))), plan, faults: fault === undefined ? [] : [fault] };
     };
     try {
       const method = req.method;
@@ -111,7 +113,7 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
       const extra = `${(now() / 1000).toFixed(3)}:0:${++sequence}`;
       const text = JSON.stringify(envelope(successBody(version, payload, extra))) as string | undefined;
       if (text === undefined) throw new Error(`handler of ${route.endpoint} returned no JSON value`);
-      return { status: 200, text, plan, fault: bodyFault(plan) };
+      return { status: 200, text, plan, faults: bodyFaults(plan) };
     } catch (err) {
       if (err instanceof ApiError) return fail(err);
       return fail(new ApiError(500, `internal error: ${(err as Error).message}`));
@@ -122,27 +124,28 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
     const started = performance.now();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const outcome = await answer(req, url);
-    const report = (status: number, fault: FaultKind | undefined): void =>
-      opts.onRequest?.({ method: req.method ?? '', path: url.pathname, status, ms: performance.now() - started, fault });
+    const report = (status: number, faults: readonly FaultKind[]): void =>
+      opts.onRequest?.({ method: req.method ?? '', path: url.pathname, status, ms: performance.now() - started, fault: faults[0], faults });
     if (outcome === 'reset') {
       req.socket.resetAndDestroy();
-      report(0, 'reset');
+      report(0, ['reset']);
       return;
     }
-    const { status, plan, fault } = outcome;
+    const { status, plan } = outcome;
+    const faults = outcome.faults.length === 0 && plan.stalled ? ['stall' as const] : outcome.faults;
     const delay = (opts.latencyMs ?? 0) + plan.delayMs;
     if (delay > 0) {
       const waited = await sleep(delay, true, { signal: closing.signal }).catch(() => false);
       if (!waited) return;
       if (req.socket.destroyed) {
-        report(0, fault ?? (plan.stalled ? 'stall' : undefined));
+        report(0, faults);
         return;
       }
     }
     const healthy = status === 200;
     const text = healthy && plan.malformedJson ? malformJson(outcome.text) : outcome.text;
     sendJson(res, status, text, healthy && plan.truncate);
-    report(status, fault ?? (plan.stalled ? 'stall' : undefined));
+    report(status, faults);
   }
 
   const server = createServer((req, res) => {
@@ -175,10 +178,9 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
   };
 }
 
-function bodyFault(plan: FaultPlan): FaultKind | undefined {
-  if (plan.truncate) return 'truncate';
-  if (plan.malformedJson) return 'malformedJson';
-  if (plan.unknownEnum) return 'unknownEnum';
-  if (plan.unknownFields) return 'unknownFields';
-  return undefined;
+/** A body cut short or malformed hides whatever else was changed in it. */
+function bodyFaults(plan: FaultPlan): FaultKind[] {
+  if (plan.truncate) return ['truncate'];
+  if (plan.malformedJson) return ['malformedJson'];
+  return [...(plan.unknownEnum ? ['unknownEnum' as const] : []), ...(plan.unknownFields ? ['unknownFields' as const] : [])];
 }

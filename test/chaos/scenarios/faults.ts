@@ -12,6 +12,9 @@ import { startChaosDevnet } from '../support/devnet.js';
 import { ExitLog, recordScenario } from '../support/table.js';
 import { CLEAN, faults, syncedBounds, tableRow, verifyWarehouse } from '../support/verify.js';
 
+/** The endpoints whose items carry `finality`. */
+const FINALITY_PATHS = new Set(['/api/v3/transactions', '/api/v3/actions']);
+
 export interface FaultsScenario {
   readonly name: string;
   readonly seed: number;
@@ -56,7 +59,15 @@ async function runOne(work: Workspace, scenario: FaultsScenario, kind: SinkKind)
     const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, httpTimeoutSeconds: scenario.httpTimeoutSeconds, name: `faults-${scenario.seed}-${kind}.yaml` });
     const exits = new ExitLog();
     const results = [];
+    let unknownEnumPages = 0;
+    const stopCounting = log.listen((info) => {
+      if (info.faults.includes('unknownEnum') && FINALITY_PATHS.has(info.path)) unknownEnumPages += 1;
+    });
     results.push(await runLogged(exits, ['sync', pipeline], { cwd: work.dir, timeoutMs: scenario.timeoutMs }));
+    stopCounting();
+    // Counted after the first sync: a later sync's actions re-scan may read the same pages again, fault-free.
+    const firstSnapshot = await readWarehouse(kind, sinkPath);
+    const storedUnknownEnum = verifyWarehouse(devnet, firstSnapshot, syncedBounds(devnet, firstSnapshot), { unknownEnumAllowed: true }).unknownEnum;
     if (scenario.growBy > 0) {
       devnet.grow(scenario.growBy);
       results.push(await runLogged(exits, ['sync', pipeline], { cwd: work.dir, timeoutMs: scenario.timeoutMs }));
@@ -69,7 +80,8 @@ async function runOne(work: Workspace, scenario: FaultsScenario, kind: SinkKind)
     );
     for (const result of results) expect(result.code, describeResult(result)).toBe(0);
     expect(faults(verdict), verdict.problems.join('\n')).toEqual(CLEAN);
-    expect(verdict.unknownEnum, 'rows whose finality was sent as unknown_3 are stored with it').toBeGreaterThan(0);
+    // Which answers carry a fault depends on the seed and the order of requests, not on the endpoint.
+    if (unknownEnumPages > 0) expect(storedUnknownEnum, 'rows whose finality was sent as unknown_3 are stored with it').toBeGreaterThan(0);
     // A stalled answer is logged when the devnet gives up holding it, a moment after the client's timeout.
     for (let waited = 0; waited < 5000 && scenario.mustSee.some((fault) => !log.faults.has(fault)); waited += 100) await sleep(100);
     for (const fault of scenario.mustSee) expect(log.faults.get(fault) ?? 0, `injected ${fault} (${log.describeFaults()})`).toBeGreaterThan(0);

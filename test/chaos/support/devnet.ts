@@ -41,7 +41,7 @@ export class RequestLog {
     this.total += 1;
     if (isDataPage(info)) this.dataPages += 1;
     this.statuses.set(info.status, (this.statuses.get(info.status) ?? 0) + 1);
-    if (info.fault !== undefined) this.faults.set(info.fault, (this.faults.get(info.fault) ?? 0) + 1);
+    for (const fault of info.faults) this.faults.set(fault, (this.faults.get(fault) ?? 0) + 1);
     for (const listener of this.#listeners) listener(info);
   }
 

@@ -49,7 +49,7 @@ describe('authentication and limits', () => {
     const { body } = await getJson(`${s.url}/api/v3/echo?api_key=${MAINNET_KEY}&seqno=1`);
     expect(body).toMatchObject({ query: { seqno: ['1'] } });
     expect(JSON.stringify(s.requests)).not.toContain(MAINNET_KEY);
-    expect(s.requests).toEqual([{ method: 'GET', path: '/api/v3/echo', status: 200, ms: expect.any(Number), fault: undefined }]);
+    expect(s.requests).toEqual([{ method: 'GET', path: '/api/v3/echo', status: 200, ms: expect.any(Number), fault: undefined, faults: [] }]);
   });
 
   it('rejects a key of the other network with 403 Network not allowed', async () => {
