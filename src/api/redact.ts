@@ -6,9 +6,9 @@ export const MIN_SECRET_PIECE = 6;
 
 /**
  * One escaped character as servers, URLs and JSON write it: percent-encoding (also encoded again,
- * `%2541`), `\uXXXX`, `\xXX`, HTML character references and JSON's `\/`.
+ * `%2541`), `\uXXXX`, `\xXX` and JSON's `\/` (also escaped again, `\\u…`), HTML character references.
  */
-const ESCAPE = /%(?:25)*([0-9a-f]{2})|\\u([0-9a-f]{4})|\\x([0-9a-f]{2})|&#x([0-9a-f]{1,6});|&#(\d{1,7});|\\(\/)/iy;
+const ESCAPE = /%(?:25)*([0-9a-f]{2})|\\+u([0-9a-f]{4})|\\+x([0-9a-f]{2})|&#x([0-9a-f]{1,6});|&#(\d{1,7});|\\+(\/)/iy;
 
 /** `text` as the characters it stands for (escapes decoded, lower case), each with its span in `text`. */
 interface Decoded {
