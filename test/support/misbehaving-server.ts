@@ -16,8 +16,8 @@ export type Behaviour =
   | { readonly kind: 'gzip-bomb'; readonly inflatedBytes: number }
   /** A reply of the test's choosing, the body sent exactly as given. */
   | { readonly kind: 'reply'; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> }
-  /** The upstream's answer, its JSON body passed through `change` first when given. */
-  | { readonly kind: 'proxy'; readonly change?: (body: Record<string, unknown>) => unknown };
+  /** The upstream's answer (to `path`, default the request's), its JSON body passed through `change` first when given. */
+  | { readonly kind: 'proxy'; readonly path?: string; readonly change?: (body: Record<string, unknown>) => unknown };
 
 export interface SeenRequest {
   /** Path and query, as requested. */
@@ -82,7 +82,7 @@ async function respond(behaviour: Behaviour, req: IncomingMessage, res: ServerRe
       return;
     case 'proxy': {
       if (upstream === undefined) throw new Error('proxy without an upstream');
-      const answer = await fetch(`${upstream}${req.url ?? '/'}`, { headers: req.headers['x-api-key'] === undefined ? {} : { 'x-api-key': String(req.headers['x-api-key']) } });
+      const answer = await fetch(`${upstream}${behaviour.path ?? req.url ?? '/'}`, { headers: req.headers['x-api-key'] === undefined ? {} : { 'x-api-key': String(req.headers['x-api-key']) } });
       const text = await answer.text();
       const body = behaviour.change === undefined || answer.status !== 200 ? text : JSON.stringify(behaviour.change(JSON.parse(text) as Record<string, unknown>));
       res.writeHead(answer.status, { 'content-type': 'application/json' });
