@@ -44,7 +44,7 @@ export function keyInBaseUrl(root: string, apiKey: string | undefined, keySource
  * digits at least once per four characters (`3f9aK2…`, a UUID), or 32 or more hex digits. Words and
  * dates (`my-indexer-2024-mainnet`) switch rarely.
  */
-export function tokenLike(segment: string): boolean {
+function tokenLike(segment: string): boolean {
   let decoded: string;
   try {
     decoded = decodeURIComponent(segment);
