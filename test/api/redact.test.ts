@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { REDACTED, Redactor } from '../../src/api/redact.js';
 import { activeRedactor, registerSecret, withSecretScope } from '../../src/api/secret-scope.js';
+import { createLogger } from '../../src/core/logger.js';
 
 const KEY = 'Zr4qW9kTn2XbLm7vPc3HdJ8sFy5GaE6u';
 const redactor = new Redactor([KEY]);
@@ -109,6 +110,20 @@ describe('secret scope', () => {
     ]);
     expect(a).toBe(`${REDACTED} ${other}`);
     expect(b).toBe(`${KEY} ${REDACTED}`);
+  });
+
+  test('the logger made in a scope redacts every line, message and error alike, also for a key registered later', () => {
+    const lines: string[] = [];
+    withSecretScope(() => {
+      const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });
+      registerSecret(KEY);
+      logger.warn({ err: new Error(`echo ${KEY.slice(2, 12)}`), url: `/?api_key=${percent(KEY)}` }, `server said ${KEY}`);
+    });
+    const text = lines.join('');
+    expect(text).toContain(`"msg":"server said ${REDACTED}"`);
+    expect(text).toContain(`"url":"/?api_key=${REDACTED}"`);
+    expect(text).toContain(`echo ${REDACTED}`);
+    for (let i = 0; i + 6 <= KEY.length; i++) expect(text.toLowerCase()).not.toContain(KEY.slice(i, i + 6).toLowerCase());
   });
 
   test('a redactor taken before the key is registered redacts it afterwards (the logger is made first)', () => {

@@ -9,7 +9,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli as runInProcess } from '../../src/cli/main.js';
 import { ensureBuilt } from '../support/build.js';
 import {
   FIRST_MC,
@@ -216,6 +218,29 @@ describe('duckdb only', () => {
     expect(outcome.snapshot!.tables.get('transactions')!.length).toBeGreaterThan(0);
     expect(outcome.front.seen.filter((r) => r.url.startsWith('/moved/')).length).toBe(outcome.front.seen.length / 2);
     expect(outcome.front.seen.every((r) => r.key === KEY)).toBe(true);
+  });
+
+  test.concurrent('a 5xx body echoing the key, retried: the debug log of the retry and the final message are redacted', async () => {
+    const outcome = await run('echo-503', kind, { http: '{ retries: 1 }', behave: () => () => ({ kind: 'reply', status: 503, body: `{"error":"overloaded for key ${KEY}"}` }) });
+    expectFailedRun(outcome, `GET ${TIP} failed after 2 attempts: HTTP 503 overloaded for key ${REDACTED}`);
+    expect(outcome.result.stderr).toContain('"msg":"retrying request"');
+  });
+
+  test('a key pasted where a stream name belongs is redacted from the refusal (runCli in process)', async () => {
+    const dir = join(work.dir, 'pasted-key');
+    mkdirSync(dir);
+    const file = join(dir, 'p.yaml');
+    writeFileSync(file, `network: mainnet\napi_key_env: ${KEY_ENV}\nstreams: [${KEY}]\nsink: { kind: duckdb, path: w.duckdb }\n`);
+    let stderr = '';
+    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => ((stderr += chunk.toString()), done()) });
+    process.env[KEY_ENV] = KEY;
+    try {
+      expect(await runInProcess(['sync', file], sink)).toBe(2);
+    } finally {
+      delete process.env[KEY_ENV];
+    }
+    expect(stderr).toMatch(new RegExp(`^chain-etl: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:11: unknown stream "\\[redacted\\]"`));
+    expect(piecesIn(stderr)).toEqual([]);
   });
 
   test.concurrent('a gzip bomb (1 GB inflated): the cap error after decompression, and the process stays small', async () => {
