@@ -117,3 +117,27 @@ export class ApiContractError extends FatalError {
     this.endpoint = fields.endpoint;
   }
 }
+
+/** A redirect the client does not follow: to another origin (it would carry the key there), without a target, or one too many. */
+export class RedirectError extends FatalError {
+  readonly endpoint: string;
+  readonly status: number;
+  constructor(message: string, fields: ApiErrorFields & { readonly status: number }) {
+    super(message, { cause: fields.cause });
+    this.endpoint = fields.endpoint;
+    this.status = fields.status;
+  }
+}
+
+/** A body larger than the client's cap (counted after decompression): the same request would send it again. */
+export class ResponseTooLargeError extends FatalError {
+  readonly endpoint: string;
+  readonly status: number;
+  readonly maxBytes: number;
+  constructor(message: string, fields: ApiErrorFields & { readonly status: number; readonly maxBytes: number }) {
+    super(message, { cause: fields.cause });
+    this.endpoint = fields.endpoint;
+    this.status = fields.status;
+    this.maxBytes = fields.maxBytes;
+  }
+}

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
 import { RetryableError } from '../core/errors.js';
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, type BackoffOptions } from './backoff.js';
+import { DEFAULT_MAX_RESPONSE_MB, readCappedBody } from './body.js';
 import {
   ApiNetworkError,
   ApiRequestError,
@@ -10,11 +11,14 @@ import {
   AuthError,
   InvalidBodyError,
   RateLimitedError,
+  RedirectError,
+  ResponseTooLargeError,
   RetriesExhaustedError,
 } from './errors.js';
 import { buildUrl, normalizeBaseUrl, type QueryParams } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
-import { redact, redactError } from './redact.js';
+import { Redactor } from './redact.js';
+import { fetchWithinOrigin } from './redirect.js';
 
 export interface ApiClientOptions {
   /** Service root without `/api/v2` or `/api/v3`, e.g. `https://toncenter.com`. */
@@ -31,6 +35,8 @@ export interface ApiClientOptions {
   readonly timeoutMs?: number;
   /** Retries after the first attempt, for retryable failures only. @default 8 */
   readonly maxRetries?: number;
+  /** Megabytes (2^20 bytes) one response body may take after decompression; a larger one fails the request, not retried. @default 64 */
+  readonly maxResponseMb?: number;
   /** Exponential backoff with full jitter between attempts. @default { baseMs: 250, maxMs: 30000 } */
   readonly backoff?: BackoffOptions;
   /** Retries at debug, the first 429 pause at info, nothing per successful request. @default a disabled logger */
@@ -72,6 +78,8 @@ export class ApiClient {
   readonly #keySource: string | undefined;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
+  readonly #maxResponseMb: number;
+  readonly #redactor: Redactor;
   readonly #backoff: BackoffOptions;
   readonly #log: Logger;
   readonly #fetch: typeof fetch;
@@ -87,6 +95,8 @@ export class ApiClient {
     this.#keySource = options.keySource;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#maxRetries = options.maxRetries ?? 8;
+    this.#maxResponseMb = options.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB;
+    this.#redactor = new Redactor([this.#apiKey]);
     this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.#log = options.logger ?? pino({ enabled: false });
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -138,15 +148,17 @@ export class ApiClient {
     const signal = opts.signal === undefined ? timeout : AbortSignal.any([timeout, opts.signal]);
     let response: Response;
     try {
-      response = await this.#fetch(url, { headers: this.#headers(opts.headers), signal });
+      response = await fetchWithinOrigin(this.#fetch, url, { headers: this.#headers(opts.headers), signal }, endpoint);
     } catch (err) {
+      if (err instanceof RedirectError) throw err;
       throw this.#transportError(err, endpoint, timeout, opts.signal, 'request failed');
     }
     this.#noteVersion(response.headers);
     let body: Uint8Array;
     try {
-      body = new Uint8Array(await response.arrayBuffer());
+      body = await readCappedBody(response, this.#maxResponseMb, endpoint);
     } catch (err) {
+      if (err instanceof ResponseTooLargeError) throw err;
       throw this.#transportError(err, endpoint, timeout, opts.signal, 'connection lost while reading the body');
     }
     this.#stats.bytes += body.byteLength;
@@ -188,7 +200,7 @@ export class ApiClient {
       return JSON.parse(text);
     } catch (cause) {
       const html = /html/i.test(contentType) || /^\s*</.test(text);
-      const what = html ? `an HTML page` : `invalid JSON (${redact(String(cause), this.#apiKey)})`;
+      const what = html ? `an HTML page` : `invalid JSON (${this.#redactor.redact(String(cause))})`;
       throw new InvalidBodyError(`HTTP ${response.status} with ${what}, ${body.byteLength} bytes, ${contentType || 'no content type'}`, {
         ...fields,
         html,
@@ -205,7 +217,7 @@ export class ApiClient {
     what: string,
   ): Error {
     userSignal?.throwIfAborted();
-    const cause = redactError(err, this.#apiKey);
+    const cause = this.#redactor.redactError(err);
     if (timeout.aborted) {
       return new ApiTimeoutError(`no complete response within ${this.#timeoutMs} ms`, {
         endpoint,
@@ -213,11 +225,11 @@ export class ApiClient {
         cause,
       });
     }
-    return new ApiNetworkError(`${what}: ${redact(describe(err), this.#apiKey)}`, { endpoint, cause });
+    return new ApiNetworkError(`${what}: ${this.#redactor.redact(describe(err))}`, { endpoint, cause });
   }
 
   #statusError(status: number, text: string, endpoint: string): Error {
-    const serverError = redact(serverErrorText(text), this.#apiKey);
+    const serverError = this.#redactor.redact(serverErrorText(text));
     const fields = { endpoint, status, serverError };
     const http = `HTTP ${status}${serverError === '' ? '' : ` ${serverError}`}`;
     if (status === 429) {

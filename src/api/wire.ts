@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { nullish, refused, showInput, wireValue, type ValueParser, type WireProblem } from '../core/wire-value.js';
+import { activeRedactor } from './secret-scope.js';
 
 /** Objects tolerate (and keep) fields the API adds later. */
 export const looseObject = z.looseObject;
@@ -98,13 +99,17 @@ export interface ParsedItems<T> {
   readonly rejects: { readonly raw: unknown; readonly reason: string }[];
 }
 
-/** Validates each item on its own: an invalid item becomes a reject, the rest still parse. */
+/**
+ * Validates each item on its own: an invalid item becomes a reject, the rest still parse. A reject
+ * is kept in the warehouse, so the secret scope's keys are redacted from it.
+ */
 export function parseItems<S extends z.ZodType>(schema: S, items: readonly unknown[]): ParsedItems<z.output<S>> {
   const result: ParsedItems<z.output<S>> = { ok: [], rejects: [] };
+  const redactor = activeRedactor();
   for (const raw of items) {
     const parsed = schema.safeParse(raw);
     if (parsed.success) result.ok.push(parsed.data);
-    else result.rejects.push({ raw, reason: describeIssues(parsed.error) });
+    else result.rejects.push({ raw: redactor.redactValue(raw), reason: redactor.redact(describeIssues(parsed.error)) });
   }
   return result;
 }

@@ -4,6 +4,7 @@
  * a dead process left `running` become `abandoned`).
  */
 import { randomUUID } from 'node:crypto';
+import { activeRedactor } from '../api/secret-scope.js';
 import { runJobs } from '../core/runner.js';
 import type { Plan, PlanContext } from '../core/plan.js';
 import type { Session } from './session.js';
@@ -64,7 +65,8 @@ export async function executeRun(
     await record('ok', null);
     return { rows, requests: session.http.stats.requests, tipSeqno: tip.seqno };
   } catch (error) {
-    await record(signal.aborted ? 'interrupted' : 'failed', error instanceof Error ? error.message : String(error)).catch(() => undefined);
+    const message = activeRedactor().redact(error instanceof Error ? error.message : String(error));
+    await record(signal.aborted ? 'interrupted' : 'failed', message).catch(() => undefined);
     throw error;
   }
 }

@@ -6,6 +6,7 @@ import { backfillCommand } from './backfill.js';
 import { statusCommand } from './status.js';
 import { demoCommand } from './demo.js';
 import { ConfigError, EtlError } from '../core/errors.js';
+import { withSecretScope } from '../api/secret-scope.js';
 import { unknownName } from '../config/suggest.js';
 
 const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, devnetCommand, demoCommand] as CommandModule[];
@@ -14,20 +15,23 @@ const COMMANDS = COMMAND_MODULES.map((module) => String(module.command).split(' 
 
 /**
  * Runs one command line (the words after `chain-etl`) and returns its exit code, having written a
- * failure's one-line message to `stderr`. The binary calls it once; tests call it in process.
+ * failure's one-line message to `stderr`. The binary calls it once; tests call it in process. The
+ * command runs in a secret scope of its own: the API key it reads is redacted from what it writes.
  */
-export async function runCli(args: readonly string[], stderr: NodeJS.WritableStream = process.stderr): Promise<number> {
-  try {
-    await parseAndRun(args);
-    return 0;
-  } catch (error) {
-    if (error instanceof EtlError) {
-      stderr.write(`chain-etl: ${error.message}\n`);
-      return error.exitCode;
+export function runCli(args: readonly string[], stderr: NodeJS.WritableStream = process.stderr): Promise<number> {
+  return withSecretScope(async (redactor) => {
+    try {
+      await parseAndRun(args);
+      return 0;
+    } catch (error) {
+      if (error instanceof EtlError) {
+        stderr.write(`chain-etl: ${redactor.redact(error.message)}\n`);
+        return error.exitCode;
+      }
+      stderr.write(`chain-etl: unexpected failure: ${redactor.redact(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
+      return 1;
     }
-    stderr.write(`chain-etl: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return 1;
-  }
+  });
 }
 
 async function parseAndRun(args: readonly string[]): Promise<void> {

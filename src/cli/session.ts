@@ -35,6 +35,7 @@ export async function openSession(file: string, overrides: PipelineOverrides, lo
     concurrency: pipeline.rate.concurrency,
     timeoutMs: pipeline.http.timeoutSeconds * 1000,
     maxRetries: pipeline.http.retries,
+    maxResponseMb: pipeline.http.maxResponseMb,
     logger: logger.child({ component: 'api' }),
   });
   const v3 = new V3Api(http);

@@ -6,6 +6,7 @@ import { warehouseReader } from '../load/open-sink.js';
 import { openSession, warehouseTables } from './session.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import type { Landmark } from '../extract/landmarks.js';
+import { activeRedactor } from '../api/secret-scope.js';
 
 interface StatusArgs extends PipelineArgs {
   json: boolean;
@@ -41,7 +42,8 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       const runs = (await reader.runAndReadAll('SELECT command, status, started_at::VARCHAR AS started_at, ended_at::VARCHAR AS ended_at, rows, error FROM "_etl_runs" ORDER BY started_at DESC LIMIT 5'))
         .getRowObjectsJson();
       const report = { pipeline: session.pipeline.file, sink: session.pipeline.sink, tip: tip === undefined ? { error: tipError } : { seqno: tip.seqno, end_lt: tip.endLt.toString(), utime: tip.utime }, streams, tables, rejects, runs };
-      process.stdout.write(args.json ? `${JSON.stringify(report)}\n` : formatStatus(report));
+      // Also redacts run errors that an earlier release stored unredacted.
+      process.stdout.write(activeRedactor().redact(args.json ? `${JSON.stringify(report)}\n` : formatStatus(report)));
     } finally {
       await session.close();
     }

@@ -1,5 +1,7 @@
 import { DEFAULT_BASE_URLS, NETWORKS } from '../api/network.js';
 
+export { DEFAULT_MAX_RESPONSE_MB } from '../api/body.js';
+
 /** Requests per second when the file gives none and no API key is used (the service's free limit). */
 export const DEFAULT_RPS_WITHOUT_KEY = 1;
 /** Requests per second when the file gives none and an API key is used. */

@@ -1,3 +1,4 @@
+import { registerSecret } from '../api/secret-scope.js';
 import { issuesToError } from './issues.js';
 import type { Pipeline } from './pipeline.js';
 import { resolvePipeline, type PipelineOverrides } from './resolve.js';
@@ -27,6 +28,9 @@ export function parsePipeline(
 }
 
 function fromSource(source: YamlSource, overrides: PipelineOverrides, env: NodeJS.ProcessEnv): Pipeline {
+  // Known before validation, so that no message about the file (a key pasted in the wrong place) shows the key.
+  const keyEnv = (source.data as { api_key_env?: unknown } | null | undefined)?.api_key_env;
+  if (typeof keyEnv === 'string') registerSecret(env[keyEnv]?.trim());
   const parsed = pipelineFileSchema.safeParse(source.data, { reportInput: true });
   if (!parsed.success) throw issuesToError(parsed.error.issues, source);
   return resolvePipeline(parsed.data, source, overrides, env);

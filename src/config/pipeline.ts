@@ -31,7 +31,7 @@ export interface PipelineSettings {
   /** Name of the environment variable the key came from, for messages. */
   readonly apiKeyEnv: string | undefined;
   readonly rate: { readonly rps: number; readonly concurrency: number };
-  readonly http: { readonly timeoutSeconds: number; readonly retries: number };
+  readonly http: { readonly timeoutSeconds: number; readonly retries: number; readonly maxResponseMb: number };
   readonly start: StartPoint;
   readonly lag: { readonly mcBlocks: number };
   readonly actionsOverlap: { readonly mcBlocks: number };

@@ -1,6 +1,6 @@
 import { DEFAULT_BASE_URLS } from '../api/network.js';
 import { ConfigError } from '../core/errors.js';
-import { checkBaseUrl } from './base-url.js';
+import { checkBaseUrl, keyInBaseUrl } from './base-url.js';
 import { defaultConcurrency, defaultRps } from './defaults.js';
 import { describeProblem } from './expect.js';
 import { Pipeline, type PipelineStreams, type StartPoint, type StreamFilters } from './pipeline.js';
@@ -27,16 +27,17 @@ export function resolvePipeline(
   env: NodeJS.ProcessEnv,
 ): Pipeline {
   const apiKey = readApiKey(file.api_key_env, source, env);
+  const baseUrl = chosenBaseUrl(file, source, overrides, apiKey);
   const rps = file.rate?.rps ?? defaultRps(apiKey !== undefined);
   const streamNames = STREAM_NAMES.filter((name) => file.streams[name] !== undefined);
   return new Pipeline(
     {
       file: source.file,
       network: file.network,
-      baseUrl: overrideBaseUrl(overrides.baseUrl) ?? file.base_url ?? DEFAULT_BASE_URLS[file.network],
+      baseUrl,
       apiKeyEnv: file.api_key_env,
       rate: { rps, concurrency: file.rate?.concurrency ?? defaultConcurrency(rps) },
-      http: { timeoutSeconds: file.http.timeout_seconds, retries: file.http.retries },
+      http: { timeoutSeconds: file.http.timeout_seconds, retries: file.http.retries, maxResponseMb: file.http.max_response_mb },
       start: startPoint(file.start),
       lag: { mcBlocks: file.lag.mc_blocks },
       actionsOverlap: { mcBlocks: file.actions_overlap.mc_blocks },
@@ -57,6 +58,17 @@ function readApiKey(name: string | undefined, source: YamlSource, env: NodeJS.Pr
     );
   }
   return key;
+}
+
+/** `--base-url`, else the file's base_url, else the network's default; refused when it shows the key. */
+function chosenBaseUrl(file: PipelineFile, source: YamlSource, overrides: PipelineOverrides, apiKey: string | undefined): string {
+  const override = overrideBaseUrl(overrides.baseUrl);
+  const root = override ?? file.base_url;
+  if (root === undefined) return DEFAULT_BASE_URLS[file.network];
+  const problem = keyInBaseUrl(root, apiKey, `$${file.api_key_env ?? ''}`);
+  if (problem === undefined) return root;
+  const where = override === undefined ? `${source.where(['base_url'])}: base_url` : '--base-url';
+  throw new ConfigError(`${where}: ${describeProblem(problem, root)}`);
 }
 
 function overrideBaseUrl(value: string | undefined): string | undefined {

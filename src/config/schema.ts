@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { NETWORKS } from '../api/network.js';
 import { checkBaseUrl } from './base-url.js';
-import { DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS, DEFAULT_LABELS, DEFAULT_LAG_MC_BLOCKS, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from './defaults.js';
+import {
+  DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS,
+  DEFAULT_LABELS,
+  DEFAULT_LAG_MC_BLOCKS,
+  DEFAULT_MAX_RESPONSE_MB,
+  DEFAULT_RETRIES,
+  DEFAULT_TIMEOUT_SECONDS,
+} from './defaults.js';
 import { describeProblem, problem } from './expect.js';
 import { choice, closedMap, logicalTime, positiveNumber, text, utime, wholeNumber } from './fields.js';
 import { oneOf } from './show.js';
@@ -110,11 +117,17 @@ export const pipelineFileSchema = closedMap(
         retries: wholeNumber(0, 'a number of retries, an integer ≥ 0')
           .default(DEFAULT_RETRIES)
           .meta({ description: 'Retries of a request after its first attempt, for network errors, timeouts, 429 and 5xx only, with jittered backoff.', typeLabel: 'integer ≥ 0' }),
+        max_response_mb: positiveNumber('megabytes, a number > 0')
+          .default(DEFAULT_MAX_RESPONSE_MB)
+          .meta({
+            description: 'Megabytes (2^20 bytes) one response body may take after decompression; a larger body fails the run (not retried), so a broken server cannot exhaust memory.',
+            typeLabel: 'number > 0',
+          }),
       },
       { noun: 'key', where: 'in http', listName: 'http keys' },
     )
       .prefault({})
-      .meta({ description: 'How long to wait for a request and how often to retry it.' }),
+      .meta({ description: 'How long to wait for a request, how often to retry it, and how large a response may be.' }),
     start: start().optional().meta({
       description:
         'Where the warehouse begins: exactly one of lt, utime, mc_seqno; every sync fetches what is missing from there to the settled tip. Without it the first run starts at the settled tip and later runs take only new data (cron).',

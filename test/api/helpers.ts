@@ -2,7 +2,7 @@ import { pino, type Logger } from 'pino';
 import { ApiClient, type ApiClientOptions } from '../../src/api/http-client.js';
 
 export const BASE = 'https://api.example.test';
-export const SECRET = 'SECRET-KEY-123';
+export const SECRET = 'Wq2H6aEzh5p9nE7PTFP84PSyYBcPjYfN';
 
 /** A client tuned for tests: high rps, no jitter wait unless asked, tiny backoff. */
 export function testClient(overrides: Partial<ApiClientOptions> = {}): ApiClient {

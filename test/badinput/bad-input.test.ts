@@ -30,9 +30,9 @@ import { holdDuckDBFile, runChainEtl, type ChildEnv, type CliOutcome } from '../
 import { duckdbState, listFiles, parquetState, sha256, type DuckDBState } from '../support/warehouse-probe.js';
 
 const KEY_ENV = 'CHAIN_ETL_BADINPUT_KEY';
-const MAINNET_KEY = 'badinput-mainnet-key-3b8e41';
-const TESTNET_KEY = 'badinput-testnet-key-91c2d7';
-const UNKNOWN_KEY = 'badinput-unknown-key-5d7f03';
+const MAINNET_KEY = 'SgD7Usgurtx4cDGyaDR8LTruvEb5EuTX';
+const TESTNET_KEY = 'QvvwmGCBh7rcFG8ChM7maRZ2G4sMhUKj';
+const UNKNOWN_KEY = '7myzsNRGvu4GcuEK2VhGsa8FHnTCcqsL';
 const FIRST_MC = 50_000_000;
 const DUCKDB = 'w.duckdb';
 const PARQUET = 'pq';

@@ -13,7 +13,7 @@ test('without a key: 1 request/s, one in flight, and every other default', () =>
     apiKeyEnv: undefined,
     apiKey: undefined,
     rate: { rps: 1, concurrency: 1 },
-    http: { timeoutSeconds: 15, retries: 8 },
+    http: { timeoutSeconds: 15, retries: 8, maxResponseMb: 64 },
     start: { kind: 'tip' },
     lag: { mcBlocks: 2 },
     actionsOverlap: { mcBlocks: 150 },
@@ -124,7 +124,8 @@ test('the pipeline is frozen all the way down', () => {
   }).toThrow(TypeError);
 });
 
-test('http timeout and retries are kept when given', () => {
-  expect(load(`network: mainnet\nhttp: { timeout_seconds: 2.5, retries: 0 }\n${VALID_TAIL}`).http).toEqual({ timeoutSeconds: 2.5, retries: 0 });
-  expect(load(`network: mainnet\nhttp: { retries: 3 }\n${VALID_TAIL}`).http).toEqual({ timeoutSeconds: 15, retries: 3 });
+test('http timeout, retries and response cap are kept when given', () => {
+  expect(load(`network: mainnet\nhttp: { timeout_seconds: 2.5, retries: 0 }\n${VALID_TAIL}`).http).toEqual({ timeoutSeconds: 2.5, retries: 0, maxResponseMb: 64 });
+  expect(load(`network: mainnet\nhttp: { retries: 3 }\n${VALID_TAIL}`).http).toEqual({ timeoutSeconds: 15, retries: 3, maxResponseMb: 64 });
+  expect(load(`network: mainnet\nhttp: { max_response_mb: 0.5 }\n${VALID_TAIL}`).http).toEqual({ timeoutSeconds: 15, retries: 8, maxResponseMb: 0.5 });
 });

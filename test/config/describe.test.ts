@@ -15,6 +15,7 @@ test('every option is described', () => {
     'http',
     'http.timeout_seconds',
     'http.retries',
+    'http.max_response_mb',
     'start',
     'start.lt',
     'start.utime',

@@ -171,6 +171,12 @@ const cases: [string, string, NodeJS.ProcessEnv, string][] = [
     'pipelines/x.yaml:2:18: http.retries: expected a number of retries, an integer ≥ 0, got -1',
   ],
   [
+    'zero response cap',
+    `network: mainnet\nhttp: { max_response_mb: 0 }\n${VALID_TAIL}`,
+    {},
+    'pipelines/x.yaml:2:26: http.max_response_mb: expected megabytes, a number > 0, got 0',
+  ],
+  [
     'missing env var',
     `network: mainnet\napi_key_env: TONCENTER_API_KEY\n${VALID_TAIL}`,
     { OTHER: 'x' },

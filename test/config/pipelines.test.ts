@@ -34,7 +34,7 @@ test('demo.yaml: the devnet, all streams, from its first block', () => {
     apiKeyEnv: 'CHAIN_ETL_DEMO_KEY',
     apiKey: '[redacted]',
     rate: { rps: 50, concurrency: 8 },
-    http: { timeoutSeconds: 15, retries: 8 },
+    http: { timeoutSeconds: 15, retries: 8, maxResponseMb: 64 },
     start: { kind: 'mc_seqno', mcSeqno: 50_000_000 },
     lag: { mcBlocks: 0 },
     actionsOverlap: { mcBlocks: 150 },

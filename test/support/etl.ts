@@ -27,7 +27,7 @@ import type { Row } from '../../src/load/sink.js';
 import { dataTables, streams } from '../../src/streams/index.js';
 import { BIN } from './build.js';
 
-export const KEY = 'chain-etl-integration-test-key';
+export const KEY = 'gw5jbsYPTAxmEbf2jSteGM4vHT38LW9L';
 export const KEY_ENV = 'CHAIN_ETL_TEST_KEY';
 /** The devnet's first masterchain block. */
 export const FIRST_MC = 50_000_000;

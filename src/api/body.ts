@@ -1,0 +1,52 @@
+import { ResponseTooLargeError } from './errors.js';
+
+/** Megabytes (2^20 bytes) one response body may take, after decompression. */
+export const DEFAULT_MAX_RESPONSE_MB = 64;
+
+const BYTES_PER_MB = 1024 * 1024;
+
+/**
+ * Reads a response body to its end as a stream, failing as soon as more than `maxMb` megabytes arrived
+ * (counted after content decoding, so a compressed bomb stops at the cap too) or the declared length
+ * says it would. A failure of the stream itself (connection lost) is rethrown as it is.
+ */
+export async function readCappedBody(response: Response, maxMb: number, endpoint: string): Promise<Uint8Array> {
+  const maxBytes = Math.floor(maxMb * BYTES_PER_MB);
+  const tooLarge = (): ResponseTooLargeError =>
+    new ResponseTooLargeError(
+      `GET ${endpoint}: the response body is larger than ${maxMb} MB (http.max_response_mb, counted after decompression): not retried; if the service really sends pages this large, raise http.max_response_mb in the pipeline file`,
+      { endpoint, status: response.status, maxBytes },
+    );
+  if (response.body === null) return new Uint8Array(0);
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
+  if (!encoded && declared > maxBytes) {
+    await response.body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return concat(chunks, received);
+}
+
+function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const body = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+}
