@@ -4,12 +4,13 @@ import { devnetCommand } from './devnet.js';
 import { syncCommand } from './sync.js';
 import { backfillCommand } from './backfill.js';
 import { statusCommand } from './status.js';
+import { repairCommand } from './repair.js';
 import { demoCommand } from './demo.js';
 import { ConfigError, EtlError } from '../core/errors.js';
 import { withSecretScope } from '../api/secret-scope.js';
 import { unknownName } from '../config/suggest.js';
 
-const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, devnetCommand, demoCommand] as CommandModule[];
+const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, repairCommand, devnetCommand, demoCommand] as CommandModule[];
 /** `sync`, `backfill`, …: the first word of each command's usage. */
 const COMMANDS = COMMAND_MODULES.map((module) => String(module.command).split(' ')[0] ?? '');
 

@@ -25,7 +25,8 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function openSession(file: string, overrides: PipelineOverrides, logger: Logger): Promise<Session> {
+/** `repair`: open a Parquet warehouse even with damaged files (only `chain-etl repair` does). */
+export async function openSession(file: string, overrides: PipelineOverrides, logger: Logger, options: { readonly repair?: boolean } = {}): Promise<Session> {
   const pipeline = loadPipeline(file, overrides);
   const http = new ApiClient({
     baseUrl: pipeline.baseUrl,
@@ -41,7 +42,7 @@ export async function openSession(file: string, overrides: PipelineOverrides, lo
   const v3 = new V3Api(http);
   const streams: PlannedStream[] = pipeline.streamNames.map((name) => ({ stream: streamByName(name), filters: pipeline.streams[name] ?? {} }));
   const tables = warehouseTables(streams);
-  const sink = createSink(pipeline.sink.kind, pipeline.sink.path);
+  const sink = createSink(pipeline.sink, logger.child({ component: 'sink' }), options);
   await sink.open(tables);
   return {
     pipeline,

@@ -16,6 +16,8 @@ export const DEFAULT_RETRIES = 8;
 export const DEFAULT_LAG_MC_BLOCKS = 2;
 /** Masterchain blocks the actions stream re-scans on every run: about ten minutes of chain time. */
 export const DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS = 150;
+/** Minutes a superseded Parquet file stays on disk for readers still using an older manifest's file list. */
+export const DEFAULT_RETAIN_SUPERSEDED_MINUTES = 10;
 
 export function defaultRps(hasKey: boolean): number {
   return hasKey ? DEFAULT_RPS_WITH_KEY : DEFAULT_RPS_WITHOUT_KEY;

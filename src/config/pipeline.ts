@@ -38,7 +38,12 @@ export interface PipelineSettings {
   readonly streams: PipelineStreams;
   /** The keys of `streams`, in the order of STREAM_NAMES (not the file's). */
   readonly streamNames: readonly StreamName[];
-  readonly sink: { readonly kind: SinkKind; readonly path: string };
+  readonly sink: {
+    readonly kind: SinkKind;
+    readonly path: string;
+    /** Parquet: minutes a superseded file stays on disk after it leaves the manifest. */
+    readonly retainSupersededMinutes: number;
+  };
 }
 
 const REDACTED = '[redacted]';

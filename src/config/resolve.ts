@@ -110,9 +110,9 @@ function sink(file: PipelineFile['sink'], overrides: PipelineOverrides): Pipelin
   }
   if (overrides.out !== undefined) {
     if (overrides.out.trim() === '') throw new ConfigError(`--out: ${describeProblem({ expected: 'a path' }, overrides.out)}`);
-    return { kind, path: overrides.out };
+    return { kind, path: overrides.out, retainSupersededMinutes: file.retain_superseded_minutes };
   }
-  return { kind, path: kind === file.kind ? file.path : pathFor(kind, file.path) };
+  return { kind, path: kind === file.kind ? file.path : pathFor(kind, file.path), retainSupersededMinutes: file.retain_superseded_minutes };
 }
 
 /** The file's path for the other kind: `data/x.duckdb` ⇄ `data/x`. */

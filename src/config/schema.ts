@@ -6,6 +6,7 @@ import {
   DEFAULT_LABELS,
   DEFAULT_LAG_MC_BLOCKS,
   DEFAULT_MAX_RESPONSE_MB,
+  DEFAULT_RETAIN_SUPERSEDED_MINUTES,
   DEFAULT_RETRIES,
   DEFAULT_TIMEOUT_SECONDS,
 } from './defaults.js';
@@ -163,6 +164,13 @@ export const pipelineFileSchema = closedMap(
           description: 'DuckDB file or Parquet folder, relative to the working directory.',
           typeLabel: 'path',
         }),
+        retain_superseded_minutes: wholeNumber(0, 'minutes, an integer ≥ 0')
+          .default(DEFAULT_RETAIN_SUPERSEDED_MINUTES)
+          .meta({
+            description:
+              'Parquet: minutes a file replaced by a rewrite stays on disk after it leaves the manifest, so a reader still using an older file list can finish; a later commit deletes it.',
+            typeLabel: 'integer ≥ 0',
+          }),
       },
       { noun: 'key', where: 'in sink', listName: 'sink keys' },
     ).meta({ description: 'Where the rows go.' }),

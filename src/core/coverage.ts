@@ -41,6 +41,19 @@ export class Coverage {
     this.#ranges = kept;
   }
 
+  /** Stops covering `range` (a hole where it lay inside a covered range). */
+  remove(range: Range): void {
+    const kept: Range[] = [];
+    for (const r of this.#ranges) {
+      if (r.to < range.from || r.from > range.to) kept.push(r);
+      else {
+        if (r.from < range.from) kept.push({ from: r.from, to: range.from - 1n });
+        if (r.to > range.to) kept.push({ from: range.to + 1n, to: r.to });
+      }
+    }
+    this.#ranges = kept;
+  }
+
   /** The parts of `range` not covered, in order. */
   gapsIn(range: Range): Range[] {
     const gaps: Range[] = [];

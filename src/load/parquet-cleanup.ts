@@ -1,42 +1,73 @@
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE } from './parquet-manifest.js';
-import { TEMP_SUFFIX } from './parquet-layout.js';
+import { MANIFEST_FILE, type Manifest } from './parquet-manifest.js';
+import { DAMAGED_FOLDER, TEMP_SUFFIX, dataFileName, isPartitionFolder } from './parquet-layout.js';
 
-const OWNED = /\.(parquet|tmp)$/;
-
-/**
- * Deletes what a crash may leave behind: Parquet and temp files under the tables' folders that
- * the manifest does not list, emptied partition folders, and a half-written manifest. Files of
- * other kinds are left alone. Returns the deleted files, relative to `root`.
- */
-export async function removeUnlisted(root: string, tables: Iterable<string>, listed: ReadonlySet<string>): Promise<string[]> {
-  const removed: string[] = [];
-  await rm(join(root, `${MANIFEST_FILE}${TEMP_SUFFIX}`), { force: true });
-  for (const table of tables) await sweep(root, table, listed, removed);
-  return removed;
+/** What `removeLeftovers` did and saw. */
+export interface Leftovers {
+  /** Files of an interrupted commit, deleted (relative to the root). */
+  readonly removed: readonly string[];
+  /** Parquet files the manifest does not know and chain-etl cannot prove it wrote: left alone. */
+  readonly foreign: readonly string[];
 }
 
-async function sweep(root: string, relative: string, listed: ReadonlySet<string>, removed: string[]): Promise<boolean> {
-  let entries;
-  try {
-    entries = await readdir(join(root, relative), { withFileTypes: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true;
-    throw err;
-  }
-  let empty = true;
-  for (const entry of entries) {
-    const path = `${relative}/${entry.name}`;
-    if (entry.isDirectory()) {
-      if (await sweep(root, path, listed, removed)) await rmdir(join(root, path));
-      else empty = false;
-    } else if (OWNED.test(entry.name) && !listed.has(path)) {
-      await rm(join(root, path), { force: true });
-      removed.push(path);
-    } else {
-      empty = false;
+/**
+ * Deletes only what an interrupted commit provably left: the manifest's temp file, temp files of
+ * data files, and data files of the one generation after the manifest's (the commit that never
+ * published), in the folders chain-etl writes (`<table>/` and `<table>/date=…/`). Every other file
+ * and folder is left alone; the unknown Parquet files are returned to be reported.
+ */
+export async function removeLeftovers(root: string, manifest: Manifest, tables: Iterable<string>): Promise<Leftovers> {
+  const known = new Set([
+    ...Object.values(manifest.tables).flatMap((entry) => entry.files.map((file) => file.path)),
+    ...manifest.retired.map((file) => file.path),
+  ]);
+  const removed: string[] = [];
+  const foreign: string[] = [];
+  const sweep = async (folder: string, partitions: boolean): Promise<void> => {
+    for (const entry of await entriesOf(join(root, folder))) {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (partitions && isPartitionFolder(entry.name)) await sweep(path, false);
+        continue;
+      }
+      if (!entry.isFile() || known.has(path)) continue;
+      const ours = dataFileName(entry.name);
+      if (ours !== undefined && (ours.temp || ours.generation === manifest.generation + 1)) {
+        await rm(join(root, path), { force: true });
+        removed.push(path);
+      } else if (entry.name.endsWith('.parquet')) {
+        foreign.push(path);
+      }
+    }
+    if (folder.includes('/') && removed.some((path) => path.startsWith(`${folder}/`))) {
+      await rmdir(join(root, folder)).catch(() => undefined);
+    }
+  };
+  await rm(join(root, `${MANIFEST_FILE}${TEMP_SUFFIX}`), { force: true });
+  for (const table of new Set(tables)) await sweep(table, true);
+  return { removed, foreign };
+}
+
+/** The first Parquet file under `root` (the damaged-file folder aside), relative to it; undefined when none. */
+export async function firstParquetFile(root: string, folder = ''): Promise<string | undefined> {
+  for (const entry of await entriesOf(join(root, folder))) {
+    const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+    if (entry.isDirectory() && path !== DAMAGED_FOLDER) {
+      const found = await firstParquetFile(root, path);
+      if (found !== undefined) return found;
+    } else if (entry.isFile() && entry.name.endsWith('.parquet')) {
+      return path;
     }
   }
-  return empty;
+  return undefined;
+}
+
+async function entriesOf(folder: string) {
+  try {
+    return await readdir(folder, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw err;
+  }
 }

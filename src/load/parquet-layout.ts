@@ -10,6 +10,9 @@ export const LOCK_FILE = '_writer.lock.duckdb';
 /** Suffix of files being written; never matched by `*.parquet` globs. */
 export const TEMP_SUFFIX = '.tmp';
 
+/** Folder at the root where `chain-etl repair` moves damaged files (outside every table's glob). */
+export const DAMAGED_FOLDER = '_damaged';
+
 /** Glob over every Parquet file of a table: `<root>/<table>/**\/*.parquet`. */
 export function parquetGlob(root: string, table: string): string {
   return `${root}/${table}/**/*.parquet`;
@@ -22,6 +25,20 @@ export function parquetGlob(root: string, table: string): string {
 export function dataFilePath(table: string, date: string | undefined, generation: number, sequence: number): string {
   const name = `part-${String(generation).padStart(12, '0')}-${String(sequence).padStart(4, '0')}.parquet`;
   return date === undefined ? `${table}/${name}` : `${table}/${PARTITION_COLUMN}=${date}/${name}`;
+}
+
+const DATA_FILE_NAME = /^part-(\d{12})-(\d{4})\.parquet(\.tmp)?$/;
+const PARTITION_FOLDER = new RegExp(`^${PARTITION_COLUMN}=\\d{4}-\\d{2}-\\d{2}$`);
+
+/** The generation of a file name `dataFilePath` gives (`.tmp` while written); undefined for any other name. */
+export function dataFileName(name: string): { readonly generation: number; readonly temp: boolean } | undefined {
+  const match = DATA_FILE_NAME.exec(name);
+  return match === null ? undefined : { generation: Number(match[1]), temp: match[3] !== undefined };
+}
+
+/** True for a folder name `dataFilePath` gives a partition (`date=YYYY-MM-DD`). */
+export function isPartitionFolder(name: string): boolean {
+  return PARTITION_FOLDER.test(name);
 }
 
 /** A `read_parquet(...)` call over `files` (paths or globs) that adds the `date` partition column. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { FatalError } from '../core/errors.js';
+import { ConfigError, FatalError } from '../core/errors.js';
 import type { AnyTable } from '../core/table.js';
 import type { ColumnShape } from './column-diff.js';
 import { writeFileDurably } from './durable-fs.js';
@@ -9,15 +9,36 @@ import { writeFileDurably } from './durable-fs.js';
 /** File name of the manifest at the root of a Parquet warehouse. */
 export const MANIFEST_FILE = '_manifest.json';
 
+/** The way out of a damaged or missing manifest, appended to its error. */
+const MANIFEST_WAY_OUT =
+  'chain-etl changes nothing in the folder: restore _manifest.json from a backup, or point sink.path (or --out) at a new folder and load the data again';
+
 const manifestFile = z.object({
   /** Path relative to the warehouse root, `/`-separated. */
   path: z.string(),
   /** Partition day, for partitioned tables. */
   date: z.string().optional(),
   rows: z.number().int().nonnegative(),
+  /** Size in bytes, checked on open (absent in manifests of earlier releases). */
+  bytes: z.number().int().nonnegative().optional(),
   /** Range of the table's clusterBy column in this file, as decimal integers. */
   clusterMin: z.string().optional(),
   clusterMax: z.string().optional(),
+});
+
+/** A file a commit superseded: no longer read, kept on disk for readers still using an older manifest. */
+const retiredFile = z.object({
+  path: z.string(),
+  /** Unix seconds of the commit that superseded it. */
+  retiredAt: z.number().int(),
+});
+
+/** A damaged file `chain-etl repair` moved to `_damaged/`, kept so that its range is known until fetched again. */
+const setAsideFile = manifestFile.extend({
+  table: z.string(),
+  problem: z.string(),
+  /** Unix seconds of the repair that moved it. */
+  setAsideAt: z.number().int(),
 });
 
 const manifestSchema = z.object({
@@ -33,17 +54,24 @@ const manifestSchema = z.object({
     }),
   ),
   checkpoints: z.record(z.string(), z.object({ position: z.string(), updatedAt: z.number().int() })),
+  retired: z.array(retiredFile).default([]),
+  setAside: z.array(setAsideFile).default([]),
 });
 
 /** The only truth about a Parquet warehouse: which files exist, and where each stream stopped. */
 export type Manifest = z.infer<typeof manifestSchema>;
 export type ManifestFile = z.infer<typeof manifestFile>;
+export type RetiredFile = z.infer<typeof retiredFile>;
+export type SetAsideFile = z.infer<typeof setAsideFile>;
 
 export function emptyManifest(schemaVersion: number): Manifest {
-  return { format: 1, schemaVersion, generation: 0, tables: {}, checkpoints: {} };
+  return { format: 1, schemaVersion, generation: 0, tables: {}, checkpoints: {}, retired: [], setAside: [] };
 }
 
-/** Reads `<root>/_manifest.json`; undefined when the warehouse has none yet. */
+/**
+ * Reads `<root>/_manifest.json`; undefined when the warehouse has none yet. A manifest that is not
+ * JSON or not of this shape is refused (exit 2): nothing is guessed from the files beside it.
+ */
 export async function readManifest(root: string): Promise<Manifest | undefined> {
   const path = join(root, MANIFEST_FILE);
   let text: string;
@@ -53,11 +81,26 @@ export async function readManifest(root: string): Promise<Manifest | undefined> 
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new FatalError(`Cannot read Parquet manifest ${path}`, { cause: err });
   }
-  const parsed = manifestSchema.safeParse(safeJsonParse(text));
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch (err) {
+    const reason = text.trim() === '' ? 'it is empty' : `it is not valid JSON (${(err as Error).message})`;
+    throw new ConfigError(`Parquet manifest ${path} is damaged: ${reason}; ${MANIFEST_WAY_OUT}`, { cause: err });
+  }
+  const parsed = manifestSchema.safeParse(json);
   if (!parsed.success) {
-    throw new FatalError(`Parquet manifest ${path} is not a chain-etl manifest: ${z.prettifyError(parsed.error)}`);
+    const issues = z.prettifyError(parsed.error).replace(/\s*\n\s*/g, ' ');
+    throw new ConfigError(`Parquet manifest ${path} is not a chain-etl manifest this release reads: ${issues}; ${MANIFEST_WAY_OUT}`);
   }
   return parsed.data;
+}
+
+/** Refuses a folder that holds data files but no manifest: which of them are current is unknown. */
+export function missingManifestError(root: string, example: string): ConfigError {
+  return new ConfigError(
+    `Parquet warehouse ${root} holds data files (e.g. ${example}) but no ${MANIFEST_FILE}, which alone says which of them are current; ${MANIFEST_WAY_OUT}`,
+  );
 }
 
 /** Replaces the manifest atomically (temp file, fsync, rename, fsync of the folder): the commit point. */
@@ -71,12 +114,4 @@ export function manifestColumns(table: AnyTable): ColumnShape[] {
     const kind = table.columns[name]!;
     return { name, type: kind.sqlType, nullable: kind.isNullable };
   });
-}
-
-function safeJsonParse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,10 +1,11 @@
 import { quotedIdentifier, quotedString, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import type { Logger } from 'pino';
 import { dirname, join, resolve } from 'node:path';
 import { SCHEMA_VERSION, etlCheckpoints, etlRejects, etlRuns } from '../core/bookkeeping.js';
 import { text } from '../core/column-kinds.js';
 import { createTableSql, identifierList } from '../core/ddl.js';
-import { FatalError } from '../core/errors.js';
+import { ConfigError, FatalError } from '../core/errors.js';
 import { RowValueError, SchemaDriftError, SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { isUtcDay } from '../core/utc-day.js';
@@ -13,15 +14,19 @@ import { columnDifferences } from './column-diff.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile } from './duckdb-open.js';
 import { fsyncPath } from './durable-fs.js';
-import { removeUnlisted } from './parquet-cleanup.js';
-import { LOCK_FILE, TEMP_SUFFIX, dataFilePath } from './parquet-layout.js';
+import { firstParquetFile, removeLeftovers } from './parquet-cleanup.js';
+import { damagedFiles, type DamagedFile } from './parquet-integrity.js';
+import { DAMAGED_FOLDER, LOCK_FILE, TEMP_SUFFIX, dataFilePath } from './parquet-layout.js';
 import {
   emptyManifest,
   manifestColumns,
+  missingManifestError,
   readManifest,
   writeManifest,
   type Manifest,
   type ManifestFile,
+  type RetiredFile,
+  type SetAsideFile,
 } from './parquet-manifest.js';
 import { manifestViewsSql } from './parquet-views.js';
 import type { CommitBatch, RunRecord, Sink } from './sink.js';
@@ -38,7 +43,14 @@ export interface ParquetSinkOptions {
   readonly rowGroupSize?: number;
   /** DuckDB configuration of the working engine, e.g. `{ memory_limit: '1GB' }`. @default {} */
   readonly config?: Readonly<Record<string, string>>;
+  /** Minutes a superseded file stays on disk for readers of an older manifest (pipelines: `sink.retain_superseded_minutes`). @default 0 */
+  readonly retainSupersededMinutes?: number;
+  /** Open a warehouse with damaged files, for `setAsideDamaged`; otherwise `open` refuses it. @default false */
+  readonly repair?: boolean;
+  /** Where warnings go (Parquet files in the table folders that chain-etl did not write). @default none */
+  readonly logger?: Logger;
 }
+
 
 /** A file the manifest lists, with its absolute path. */
 export interface ParquetFile extends ManifestFile {
@@ -69,14 +81,18 @@ const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;
  * Writes Hive-partitioned Parquet files plus `_manifest.json`, the only truth about which files
  * exist and where each stream stopped. A commit stages its rows in DuckDB temp tables, writes new
  * files (temp name, fsync, rename), rewrites the listed files that hold keys or replaced values it
- * supersedes, then swaps the manifest atomically and deletes the superseded files. A crash before
- * the swap leaves only unlisted files, which `open` deletes. See DESIGN.md D5.
+ * supersedes, then swaps the manifest atomically. Superseded files are listed as retired and
+ * deleted by a later commit once `retainSupersededMinutes` have passed, so a reader holding an older
+ * manifest's file list can finish. A crash before the swap leaves files of the next generation,
+ * which `open` deletes; it touches no file it cannot prove it wrote. `open` refuses a missing or
+ * damaged manifest and damaged listed files (exit 2). See docs/design.md D5.
  */
 export class ParquetSink implements Sink {
   readonly #options: ParquetSinkOptions;
   readonly #root: string;
   readonly #tables = new Map<string, AnyTable>();
   #manifest: Manifest | undefined;
+  #damaged: DamagedFile[] = [];
   #instance: DuckDBInstance | undefined;
   #connection: DuckDBConnection | undefined;
 
@@ -111,15 +127,26 @@ export class ParquetSink implements Sink {
             'use a new folder or a chain-etl release of that version',
         );
       }
+      if (stored === undefined) {
+        const example = await firstParquetFile(this.#root);
+        if (example !== undefined) throw missingManifestError(this.#root, example);
+      }
       const manifest = stored ?? emptyManifest(version);
+      this.#damaged = await damagedFiles(this.#root, manifest);
+      if (this.#damaged.length > 0 && this.#options.repair !== true) throw this.#damagedError();
       const tablesEntry = { ...manifest.tables };
       for (const table of this.#fileTables()) {
         const known = tablesEntry[table.name];
         if (known === undefined) tablesEntry[table.name] = { columns: manifestColumns(table), files: [] };
         else this.#checkDrift(table, known.columns);
       }
-      const listed = new Set(Object.values(manifest.tables).flatMap((entry) => entry.files.map((file) => file.path)));
-      await removeUnlisted(this.#root, Object.keys(tablesEntry), listed);
+      const { foreign } = await removeLeftovers(this.#root, manifest, Object.keys(tablesEntry));
+      if (foreign.length > 0) {
+        this.#options.logger?.warn(
+          { files: foreign.slice(0, 10), count: foreign.length },
+          'Parquet files chain-etl did not write are in the table folders; they are left alone: the manifest views skip them, a raw glob reads them',
+        );
+      }
       this.#manifest = { ...manifest, tables: tablesEntry };
       if (stored === undefined || Object.keys(tablesEntry).length !== Object.keys(manifest.tables).length) {
         await writeManifest(this.#root, this.#manifest);
@@ -175,6 +202,40 @@ export class ParquetSink implements Sink {
     return files.map((file) => ({ ...file, absolutePath: join(this.#root, file.path) }));
   }
 
+  /** The listed files found damaged on open (only a sink opened with `repair` gets this far with any). */
+  damagedFiles(): readonly DamagedFile[] {
+    return this.#damaged;
+  }
+
+  /** Every file a repair has moved to `_damaged/`, with the range it held. */
+  setAsideFiles(): readonly SetAsideFile[] {
+    return this.#current().setAside;
+  }
+
+  /**
+   * Moves the damaged files into `_damaged/` (never deletes them) and commits a manifest that no
+   * longer lists them, with `checkpoints` (stream → stored text) in place of those streams' rows.
+   */
+  async setAsideDamaged(checkpoints: ReadonlyMap<string, string>): Promise<void> {
+    const manifest = this.#current();
+    const gone = new Set(this.#damaged.map((file) => file.path));
+    for (const file of this.#damaged) {
+      if (file.problem === 'missing') continue;
+      const target = join(this.#root, DAMAGED_FOLDER, file.path);
+      await mkdir(dirname(target), { recursive: true });
+      await rename(join(this.#root, file.path), target);
+    }
+    const tables = Object.fromEntries(
+      Object.entries(manifest.tables).map(([name, entry]) => [name, { ...entry, files: entry.files.filter((file) => !gone.has(file.path)) }]),
+    );
+    const now = (this.#options.now ?? systemClock)();
+    const stored = { ...manifest.checkpoints };
+    for (const [stream, position] of checkpoints) stored[stream] = { position, updatedAt: now };
+    const setAside = [...manifest.setAside, ...this.#damaged.map((file) => ({ ...file, setAsideAt: now }))];
+    await this.#publish({ ...manifest, generation: manifest.generation + 1, tables, checkpoints: stored, setAside });
+    this.#damaged = [];
+  }
+
   /** SQL creating views over exactly the listed files (see `manifestViewsSql`). */
   viewsSql(): string {
     return manifestViewsSql(this.#root, this.#current(), this.#fileTables());
@@ -194,6 +255,15 @@ export class ParquetSink implements Sink {
     return this.#connection;
   }
 
+  #damagedError(): ConfigError {
+    const [first, ...more] = this.#damaged;
+    const others = more.length === 0 ? '' : ` (and ${more.length} more: ${more.slice(0, 3).map((file) => file.path).join(', ')}${more.length > 3 ? ', …' : ''})`;
+    return new ConfigError(
+      `Parquet file ${join(this.#root, first!.path)} is damaged (${first!.problem})${others}: ` +
+        'run chain-etl repair with this pipeline; it moves damaged files to _damaged/ and fetches their rows again',
+    );
+  }
+
   #checkDrift(table: AnyTable, stored: Manifest['tables'][string]['columns']): void {
     const problems = columnDifferences(stored, manifestColumns(table));
     if (problems.length > 0) {
@@ -210,6 +280,7 @@ export class ParquetSink implements Sink {
     const generation = manifest.generation + 1;
     const tables = { ...manifest.tables };
     const checkpoints = { ...manifest.checkpoints };
+    const now = (this.#options.now ?? systemClock)();
     const created: string[] = [];
     const superseded: string[] = [];
     let sequence = 0;
@@ -233,34 +304,43 @@ export class ParquetSink implements Sink {
         const files: ManifestFile[] = entry.files.filter((file) => !hits.has(file.path));
         for (const hit of entry.files.filter((file) => hits.has(file.path))) {
           const path = dataFilePath(name, hit.date, generation, sequence);
-          const rows = await this.#copy(table, this.#rewriteQuery(table, hit), path, created);
+          const { rows, bytes } = await this.#copy(table, this.#rewriteQuery(table, hit), path, created);
           if (rows > 0) {
-            files.push({ ...hit, path, rows });
+            files.push({ ...hit, path, rows, bytes });
             sequence += 1;
           }
           superseded.push(hit.path);
         }
         for (const group of table.groups.values()) {
           const path = dataFilePath(name, group.date, generation, sequence++);
-          const rows = await this.#copy(table, this.#groupQuery(table, group), path, created);
+          const { rows, bytes } = await this.#copy(table, this.#groupQuery(table, group), path, created);
           files.push({
             path,
             ...(group.date === undefined ? {} : { date: group.date }),
             rows,
+            bytes,
             ...(group.min === undefined ? {} : { clusterMin: String(group.min), clusterMax: String(group.max) }),
           });
         }
         tables[name] = { columns: entry.columns, files };
       }
       await this.#syncFolders(created);
-      await this.#publish({ ...manifest, generation, tables, checkpoints });
+      const retired = [...manifest.retired.filter((file) => !this.#expired(file, now)), ...superseded.map((path) => ({ path, retiredAt: now }))];
+      await this.#publish({ ...manifest, generation, tables, checkpoints, retired });
     } catch (err) {
       if (this.#manifest?.generation !== generation) await Promise.all(created.map((path) => rm(path, { force: true })));
       throw err;
     } finally {
       await connection.run('ROLLBACK');
     }
-    await Promise.all(superseded.map((path) => rm(join(this.#root, path), { force: true })));
+    // Expired files leave the manifest with this commit (or already did with an earlier one); deleting
+    // them after the swap means a crash in between leaves them listed as retired, deleted next time.
+    const expired = [...manifest.retired, ...superseded.map((path) => ({ path, retiredAt: now }))].filter((file) => this.#expired(file, now));
+    await Promise.all(expired.map((file) => rm(join(this.#root, file.path), { force: true })));
+  }
+
+  #expired(file: RetiredFile, now: number): boolean {
+    return now - file.retiredAt >= 60 * (this.#options.retainSupersededMinutes ?? 0);
   }
 
   /** Swaps the manifest: the commit point. A failure after the rename still counts as committed. */
@@ -366,8 +446,8 @@ export class ParquetSink implements Sink {
     return `SELECT ${columns} FROM ${temp(stageName(staged.table.name))} WHERE ${quotedIdentifier(DAY_COLUMN)} ${day}`;
   }
 
-  /** Writes the query's rows, sorted, to `path` (temp name, fsync, rename); returns the row count. */
-  async #copy(staged: StagedTable, query: string, path: string, created: string[]): Promise<number> {
+  /** Writes the query's rows, sorted, to `path` (temp name, fsync, rename); returns the row count and file size. */
+  async #copy(staged: StagedTable, query: string, path: string, created: string[]): Promise<{ rows: number; bytes: number }> {
     const { table } = staged;
     const order = identifierList([...(table.clusterBy === undefined ? [] : [table.clusterBy]), ...table.primaryKey]);
     const final = join(this.#root, path);
@@ -380,11 +460,12 @@ export class ParquetSink implements Sink {
     );
     if (result.rowsChanged === 0) {
       await rm(partial, { force: true });
-      return 0;
+      return { rows: 0, bytes: 0 };
     }
     await fsyncPath(partial);
+    const { size } = await stat(partial);
     await rename(partial, final);
-    return result.rowsChanged;
+    return { rows: result.rowsChanged, bytes: size };
   }
 
   /** Makes the renames and new folders of this commit durable before the manifest names them. */

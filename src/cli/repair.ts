@@ -1,0 +1,127 @@
+/**
+ * `chain-etl repair <pipeline>`: the way out of damaged Parquet files. Every file the manifest lists
+ * that is missing, of the wrong size or not Parquet is moved to `_damaged/` (never deleted) and
+ * dropped from the manifest, and the range it held leaves its stream's coverage; then every hole in
+ * what the pipeline's streams cover is fetched again (a DuckDB warehouse has no files to set aside:
+ * only the holes are filled).
+ */
+import type { CommandModule } from 'yargs';
+import type { Logger } from 'pino';
+import { createLogger } from '../core/logger.js';
+import { decodeCheckpoint, encodeCheckpoint } from '../core/checkpoint.js';
+import type { Range } from '../core/coverage.js';
+import type { Plan, PlanContext, PlannedStream } from '../core/plan.js';
+import type { StreamJob } from '../core/runner.js';
+import type { StreamDefinition } from '../core/stream.js';
+import { StreamProgress } from '../core/stream-progress.js';
+import type { ManifestFile } from '../load/parquet-manifest.js';
+import { ParquetSink } from '../load/parquet-sink.js';
+import { DAMAGED_FOLDER } from '../load/parquet-layout.js';
+import { streams } from '../streams/index.js';
+import { openSession } from './session.js';
+import { executeRun } from './execute-run.js';
+import { interruptSignal } from './signals.js';
+import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
+
+interface RepairArgs extends PipelineArgs {
+  strict: boolean;
+}
+
+/** A file of some table, as the manifest lists it. */
+type TableFile = ManifestFile & { readonly table: string };
+
+const DAY_SECONDS = 86_400n;
+
+export const repairCommand: CommandModule<object, RepairArgs> = {
+  command: 'repair <pipeline>',
+  describe: 'move damaged Parquet files to _damaged/ and fetch their rows again; fill every hole in what the streams cover',
+  builder: (y) =>
+    pipelineOptions(y).options({
+      strict: { type: 'boolean', default: false, describe: 'fail on the first item that fails validation instead of keeping it in _etl_rejects' },
+    }) as never,
+  handler: async (args) => {
+    const logger = createLogger(args['log-level']);
+    const interrupt = interruptSignal();
+    const session = await openSession(args.pipeline, overridesOf(args), logger, { repair: true });
+    try {
+      const { sink } = session;
+      if (sink instanceof ParquetSink) await setAsideDamaged(sink, logger);
+      const setAside = sink instanceof ParquetSink ? sink.setAsideFiles() : [];
+      const summary = await executeRun(session, 'repair', (ctx) => planRepair(session.streams, setAside, ctx), interrupt.signal, args.strict);
+      logger.info({ rows: summary.rows, requests: summary.requests }, 'repair done');
+    } finally {
+      await session.close();
+      interrupt.dispose();
+    }
+  },
+};
+
+/** Sets the damaged files aside, each stream's coverage less the ranges they held, and says so on stderr. */
+async function setAsideDamaged(sink: ParquetSink, logger: Logger): Promise<void> {
+  const damaged = sink.damagedFiles();
+  if (damaged.length === 0) return;
+  const stored = await sink.readCheckpoints();
+  const updated = new Map<string, string>();
+  for (const file of damaged) {
+    const held = heldRange(file);
+    const text = held === undefined ? undefined : (updated.get(held.stream.name) ?? stored.get(held.stream.name));
+    if (held !== undefined && text !== undefined) {
+      const record = decodeCheckpoint(text);
+      // A row of an earlier release records no ranges: everything up to its position was loaded.
+      if (record.covered.ranges.length === 0) record.covered.add({ from: held.range.from, to: record.position });
+      record.covered.remove(held.range);
+      updated.set(held.stream.name, encodeCheckpoint(record));
+    }
+    logger.warn(
+      { file: file.path, problem: file.problem, movedTo: `${DAMAGED_FOLDER}/${file.path}` },
+      held === undefined
+        ? `damaged file set aside; table ${file.table} has no stream range to fetch again, its rows return only as pages name them again`
+        : `damaged file set aside; ${held.stream.name} ${held.stream.axis} ${held.range.from}..${held.range.to} is fetched again`,
+    );
+  }
+  await sink.setAsideDamaged(updated);
+}
+
+/**
+ * The positions of the stream whose rows a file held: its clusterBy range on the lt axis (every
+ * stream's clusterBy column is its lt position), its partition day on the utime axis. Undefined for
+ * tables no stream pages (addresses, bookkeeping) or a file without either.
+ */
+export function heldRange(file: TableFile): { stream: StreamDefinition; range: Range } | undefined {
+  const stream = streams.find((candidate) => candidate.tables.some((table) => table.name === file.table));
+  if (stream === undefined) return undefined;
+  if (stream.axis === 'lt' && file.clusterMin !== undefined && file.clusterMax !== undefined) {
+    return { stream, range: { from: BigInt(file.clusterMin), to: BigInt(file.clusterMax) } };
+  }
+  if (stream.axis === 'utime' && file.date !== undefined) {
+    const from = BigInt(Date.parse(`${file.date}T00:00:00Z`) / 1000);
+    return { stream, range: { from, to: from + DAY_SECONDS - 1n } };
+  }
+  return undefined;
+}
+
+/**
+ * Every hole of each stream up to its checkpoint: between its covered ranges, and below them down to
+ * the lowest range a set-aside file held (a hole at the start of the coverage leaves no gap to see).
+ */
+export async function planRepair(planned: readonly PlannedStream[], setAside: readonly TableFile[], ctx: PlanContext): Promise<Plan> {
+  const jobs: StreamJob[] = [];
+  const progress: StreamProgress[] = [];
+  for (const entry of planned) {
+    const { stream } = entry;
+    const stored = ctx.stored.get(stream.name);
+    if (stored === undefined) continue;
+    const record = new StreamProgress(stream.name, ctx.scopeOf(entry), stored.record, stored.text);
+    progress.push(record);
+    const starts = [
+      ...stored.record.covered.ranges.slice(0, 1).map((range) => range.from),
+      ...setAside.map(heldRange).filter((held) => held?.stream === stream).map((held) => held!.range.from),
+    ];
+    if (starts.length === 0) continue;
+    const begin = starts.reduce((a, b) => (a < b ? a : b));
+    for (const gap of record.gapsIn({ from: begin, to: stored.record.position })) {
+      jobs.push({ stream, filters: entry.filters, progress: record, from: gap.from, to: gap.to });
+    }
+  }
+  return { jobs, progress };
+}
