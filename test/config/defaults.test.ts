@@ -18,7 +18,7 @@ test('without a key: 1 request/s, one in flight, and every other default', () =>
     lag: { mcBlocks: 2 },
     actionsOverlap: { mcBlocks: 150 },
     streams: { transactions: {} },
-    sink: { kind: 'duckdb', path: 'data/x.duckdb' },
+    sink: { kind: 'duckdb', path: 'data/x.duckdb', retainSupersededMinutes: 10 },
   });
   expect(p.apiKey).toBeUndefined();
   expect(p.streamNames).toEqual(['transactions']);
@@ -104,11 +104,11 @@ test('the list form and the map form with empty values are the same', () => {
 test('overrides replace the URL and the sink; the path follows the kind', () => {
   const text = `network: mainnet\nstreams: [transactions]\nsink: { kind: duckdb, path: data/w.duckdb }\n`;
   expect(load(text, {}, { baseUrl: 'http://127.0.0.1:9000/' }).baseUrl).toBe('http://127.0.0.1:9000');
-  expect(load(text, {}, { sink: 'parquet' }).sink).toEqual({ kind: 'parquet', path: 'data/w' });
-  expect(load(text, {}, { sink: 'parquet', out: 'out/pq' }).sink).toEqual({ kind: 'parquet', path: 'out/pq' });
-  expect(load(text, {}, { out: 'other.duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'other.duckdb' });
+  expect(load(text, {}, { sink: 'parquet' }).sink).toEqual({ kind: 'parquet', path: 'data/w', retainSupersededMinutes: 10 });
+  expect(load(text, {}, { sink: 'parquet', out: 'out/pq' }).sink).toEqual({ kind: 'parquet', path: 'out/pq', retainSupersededMinutes: 10 });
+  expect(load(text, {}, { out: 'other.duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'other.duckdb', retainSupersededMinutes: 10 });
   const parquet = 'network: mainnet\nstreams: [transactions]\nsink: { kind: parquet, path: data/pq/ }\n';
-  expect(load(parquet, {}, { sink: 'duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'data/pq.duckdb' });
+  expect(load(parquet, {}, { sink: 'duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'data/pq.duckdb', retainSupersededMinutes: 10 });
 });
 
 test('the pipeline is frozen all the way down', () => {

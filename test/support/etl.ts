@@ -112,6 +112,8 @@ export interface PipelineSpec {
   readonly streams?: readonly string[];
   /** File name in the workspace. @default `<kind>.yaml` */
   readonly name?: string;
+  /** Parquet `sink.retain_superseded_minutes`. @default 0: superseded files go at once, so the raw glob equals the truth */
+  readonly retainSupersededMinutes?: number;
 }
 
 export interface Workspace {
@@ -149,7 +151,7 @@ export function pipelineYaml(spec: PipelineSpec): string {
     `start: { mc_seqno: ${FIRST_MC} }`,
     'lag: { mc_blocks: 0 }',
     `streams: [${names.join(', ')}]`,
-    `sink: { kind: ${spec.kind}, path: ${JSON.stringify(spec.sinkPath)} }`,
+    `sink: { kind: ${spec.kind}, path: ${JSON.stringify(spec.sinkPath)}${spec.kind === 'parquet' ? `, retain_superseded_minutes: ${spec.retainSupersededMinutes ?? 0}` : ''} }`,
     '',
   ].join('\n');
 }
