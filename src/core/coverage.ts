@@ -43,6 +43,7 @@ export class Coverage {
 
   /** Stops covering `range` (a hole where it lay inside a covered range). */
   remove(range: Range): void {
+    if (range.to < range.from) return;
     const kept: Range[] = [];
     for (const r of this.#ranges) {
       if (r.to < range.from || r.from > range.to) kept.push(r);

@@ -1,11 +1,12 @@
 import { quotedIdentifier, quotedString, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { dirname, join, resolve } from 'node:path';
 import { SCHEMA_VERSION, etlCheckpoints, etlRejects, etlRuns } from '../core/bookkeeping.js';
 import { text } from '../core/column-kinds.js';
 import { createTableSql, identifierList } from '../core/ddl.js';
-import { ConfigError, FatalError } from '../core/errors.js';
+import { ConfigError, FatalError, LockedError } from '../core/errors.js';
 import { RowValueError, SchemaDriftError, SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { isUtcDay } from '../core/utc-day.js';
@@ -116,7 +117,7 @@ export class ParquetSink implements Sink {
         { cause: err },
       );
     });
-    this.#instance = await openDuckDBFile(join(this.#root, LOCK_FILE), this.#options.config);
+    this.#instance = await this.#lock();
     try {
       this.#connection = await this.#instance.connect();
       const version = this.#options.schemaVersion ?? SCHEMA_VERSION;
@@ -253,6 +254,23 @@ export class ParquetSink implements Sink {
   #db(): DuckDBConnection {
     if (this.#connection === undefined) throw new FatalError(`Parquet sink ${this.#root} is not open`);
     return this.#connection;
+  }
+
+  /** Opens the writer lock; a lock file that exists but does not open holds no data, and says so. */
+  async #lock(): Promise<DuckDBInstance> {
+    const path = join(this.#root, LOCK_FILE);
+    const existed = existsSync(path);
+    try {
+      return await openDuckDBFile(path, this.#options.config);
+    } catch (err) {
+      if (err instanceof LockedError || !existed) throw err;
+      const reason = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
+      throw new ConfigError(
+        `The writer lock file ${path} of this Parquet warehouse does not open (${reason.replace(/\s*\n\s*/g, ' ')}); ` +
+          `it holds no data: delete it (and ${LOCK_FILE}.wal, if there) when no chain-etl runs on this folder, then run again`,
+        { cause: err },
+      );
+    }
   }
 
   #damagedError(): ConfigError {

@@ -26,6 +26,22 @@ describe('Coverage', () => {
     );
   });
 
+  it('remove(range) leaves exactly the covered positions outside the range, as sorted, disjoint ranges', () => {
+    fc.assert(
+      fc.property(fc.array(range, { maxLength: 8 }), range, (added, removed) => {
+        const coverage = new Coverage(added);
+        const gone = positions([removed]);
+        const kept = [...positions(coverage.ranges)].filter((p) => !gone.has(p));
+        coverage.remove(removed);
+        expect([...positions(coverage.ranges)].sort((a, b) => a - b)).toEqual(kept.sort((a, b) => a - b));
+        coverage.ranges.forEach((r, i) => {
+          expect(r.from <= r.to).toBe(true);
+          if (i > 0) expect(r.from > coverage.ranges[i - 1]!.to + 1n).toBe(true);
+        });
+      }),
+    );
+  });
+
   it('gapsIn(range) are exactly the positions of the range not covered; holes are the gaps between the ranges', () => {
     fc.assert(
       fc.property(fc.array(range, { maxLength: 8 }), range, (added, asked) => {

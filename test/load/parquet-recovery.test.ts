@@ -180,6 +180,22 @@ describe('files chain-etl did not write are left alone', () => {
   });
 });
 
+describe('the writer lock file', () => {
+  it('overwritten: exit 2 saying it holds no data and how to replace it; the data files untouched', async () => {
+    const root = await warehouse();
+    await writeFile(join(root, '_writer.lock.duckdb'), 'not a database');
+    const before = await snapshot(root);
+    const error = await refusal(root);
+    expect(error.message).toMatch(
+      new RegExp(`^The writer lock file ${root}/_writer\\.lock\\.duckdb of this Parquet warehouse does not open \\(.*not a valid DuckDB database file.*\\); ` +
+        'it holds no data: delete it \\(and _writer\\.lock\\.duckdb\\.wal, if there\\) when no chain-etl runs on this folder, then run again$'),
+    );
+    expect(await snapshot(root)).toEqual(before);
+    await rm(join(root, '_writer.lock.duckdb'));
+    await (await openSink(root)).close();
+  });
+});
+
 describe('damaged data files are refused by name, and set aside on request', () => {
   const damages: readonly [string, (path: string) => Promise<void>, (bytes: number) => string][] = [
     ['truncated', (path) => stat(path).then(({ size }) => truncate(path, Math.floor(size / 2))), (bytes) => `${Math.floor(bytes / 2)} bytes, the manifest recorded ${bytes}`],
