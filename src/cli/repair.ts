@@ -14,8 +14,8 @@ import type { Plan, PlanContext, PlannedStream } from '../core/plan.js';
 import type { StreamJob } from '../core/runner.js';
 import type { StreamDefinition } from '../core/stream.js';
 import { StreamProgress } from '../core/stream-progress.js';
-import type { ManifestFile } from '../load/parquet-manifest.js';
-import { ParquetSink } from '../load/parquet-sink.js';
+import type { ManifestFile, SetAsideFile } from '../load/parquet-manifest.js';
+import { ParquetSink, type Refetch } from '../load/parquet-sink.js';
 import { DAMAGED_FOLDER } from '../load/parquet-layout.js';
 import { streams } from '../streams/index.js';
 import { openSession } from './session.js';
@@ -56,30 +56,39 @@ export const repairCommand: CommandModule<object, RepairArgs> = {
   },
 };
 
-/** Sets the damaged files aside, each stream's coverage less the ranges they held, and says so on stderr. */
+/**
+ * Sets the damaged files aside, each stream's coverage less the positions they held (within what it
+ * covered), and says so on stderr.
+ */
 async function setAsideDamaged(sink: ParquetSink, logger: Logger): Promise<void> {
   const damaged = sink.damagedFiles();
   if (damaged.length === 0) return;
   const stored = await sink.readCheckpoints();
   const updated = new Map<string, string>();
+  const refetch = new Map<string, Refetch>();
   for (const file of damaged) {
     const held = heldRange(file);
     const text = held === undefined ? undefined : (updated.get(held.stream.name) ?? stored.get(held.stream.name));
-    if (held !== undefined && text !== undefined) {
-      const record = decodeCheckpoint(text);
-      // A row of an earlier release records no ranges: everything up to its position was loaded.
-      if (record.covered.ranges.length === 0) record.covered.add({ from: held.range.from, to: record.position });
-      record.covered.remove(held.range);
+    const record = text === undefined ? undefined : decodeCheckpoint(text);
+    // A row of an earlier release records no ranges: everything up to its position was loaded.
+    if (held !== undefined && record?.covered.ranges.length === 0) record.covered.add({ from: held.range.from, to: record.position });
+    const first = record?.covered.ranges[0];
+    let lost: Range | undefined;
+    if (held !== undefined && record !== undefined && first !== undefined) {
+      // A day's range may reach beyond what the stream ever covered: only covered positions become a hole.
+      lost = { from: maxBig(held.range.from, first.from), to: minBig(held.range.to, record.position) };
+      record.covered.remove(lost);
       updated.set(held.stream.name, encodeCheckpoint(record));
+      refetch.set(file.path, { stream: held.stream.name, from: lost.from.toString(), to: lost.to.toString() });
     }
     logger.warn(
       { file: file.path, problem: file.problem, movedTo: `${DAMAGED_FOLDER}/${file.path}` },
-      held === undefined
+      lost === undefined
         ? `damaged file set aside; table ${file.table} has no stream range to fetch again, its rows return only as pages name them again`
-        : `damaged file set aside; ${held.stream.name} ${held.stream.axis} ${held.range.from}..${held.range.to} is fetched again`,
+        : `damaged file set aside; ${held!.stream.name} ${held!.stream.axis} ${lost.from}..${lost.to} is fetched again`,
     );
   }
-  await sink.setAsideDamaged(updated);
+  await sink.setAsideDamaged(updated, refetch);
 }
 
 /**
@@ -102,9 +111,9 @@ export function heldRange(file: TableFile): { stream: StreamDefinition; range: R
 
 /**
  * Every hole of each stream up to its checkpoint: between its covered ranges, and below them down to
- * the lowest range a set-aside file held (a hole at the start of the coverage leaves no gap to see).
+ * the lowest range a set-aside file left to fetch (a hole at the start of the coverage leaves no gap).
  */
-export async function planRepair(planned: readonly PlannedStream[], setAside: readonly TableFile[], ctx: PlanContext): Promise<Plan> {
+export async function planRepair(planned: readonly PlannedStream[], setAside: readonly SetAsideFile[], ctx: PlanContext): Promise<Plan> {
   const jobs: StreamJob[] = [];
   const progress: StreamProgress[] = [];
   for (const entry of planned) {
@@ -115,7 +124,7 @@ export async function planRepair(planned: readonly PlannedStream[], setAside: re
     progress.push(record);
     const starts = [
       ...stored.record.covered.ranges.slice(0, 1).map((range) => range.from),
-      ...setAside.map(heldRange).filter((held) => held?.stream === stream).map((held) => held!.range.from),
+      ...setAside.flatMap((file) => (file.refetch?.stream === stream.name ? [BigInt(file.refetch.from)] : [])),
     ];
     if (starts.length === 0) continue;
     const begin = starts.reduce((a, b) => (a < b ? a : b));
@@ -124,4 +133,12 @@ export async function planRepair(planned: readonly PlannedStream[], setAside: re
     }
   }
   return { jobs, progress };
+}
+
+function minBig(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
 }

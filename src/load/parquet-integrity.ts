@@ -4,6 +4,10 @@ import type { Manifest, ManifestFile } from './parquet-manifest.js';
 
 /** Every Parquet file begins and ends with these bytes. */
 const MAGIC = 'PAR1';
+/** The footer's length, a little-endian uint32 just before the closing magic. */
+const FOOTER_LENGTH_BYTES = 4;
+/** Magic, footer length, magic: a file without a byte of data or metadata. */
+const MIN_SIZE = 2 * MAGIC.length + FOOTER_LENGTH_BYTES;
 
 /** A file the manifest lists that cannot be read as written. */
 export interface DamagedFile extends ManifestFile {
@@ -14,7 +18,8 @@ export interface DamagedFile extends ManifestFile {
 
 /**
  * The listed files that are missing, of another size than the manifest recorded, or without the
- * Parquet magic at both ends (truncated, overwritten, zero bytes). Reads 8 bytes per file.
+ * Parquet magic at both ends or with a footer length that does not fit (truncated, overwritten, zero
+ * bytes). Reads 12 bytes per file.
  */
 export async function damagedFiles(root: string, manifest: Manifest): Promise<DamagedFile[]> {
   const damaged: DamagedFile[] = [];
@@ -38,13 +43,15 @@ async function problemOf(path: string, bytes: number | undefined): Promise<strin
   try {
     const { size } = await handle.stat();
     if (bytes !== undefined && size !== bytes) return `${size} bytes, the manifest recorded ${bytes}`;
-    if (size < 2 * MAGIC.length) return `${size} bytes, too short for Parquet`;
+    if (size < MIN_SIZE) return `${size} bytes, too short for Parquet`;
     const head = Buffer.alloc(MAGIC.length);
-    const tail = Buffer.alloc(MAGIC.length);
-    await handle.read(head, 0, MAGIC.length, 0);
-    await handle.read(tail, 0, MAGIC.length, size - MAGIC.length);
+    const tail = Buffer.alloc(FOOTER_LENGTH_BYTES + MAGIC.length);
+    await handle.read(head, 0, head.length, 0);
+    await handle.read(tail, 0, tail.length, size - tail.length);
     if (head.toString('latin1') !== MAGIC) return 'no Parquet header (PAR1)';
-    if (tail.toString('latin1') !== MAGIC) return 'no Parquet footer (PAR1)';
+    if (tail.toString('latin1', FOOTER_LENGTH_BYTES) !== MAGIC) return 'no Parquet footer (PAR1)';
+    const footer = tail.readUInt32LE(0);
+    if (footer === 0 || footer > size - MIN_SIZE) return `a Parquet footer of ${footer} bytes in a file of ${size}`;
     return undefined;
   } finally {
     await handle.close();

@@ -37,6 +37,8 @@ const retiredFile = z.object({
 const setAsideFile = manifestFile.extend({
   table: z.string(),
   problem: z.string(),
+  /** The positions of a stream it held that left the coverage, to fetch again (decimal integers). */
+  refetch: z.object({ stream: z.string(), from: z.string(), to: z.string() }).optional(),
   /** Unix seconds of the repair that moved it. */
   setAsideAt: z.number().int(),
 });

@@ -29,6 +29,9 @@ import {
   type RetiredFile,
   type SetAsideFile,
 } from './parquet-manifest.js';
+
+/** A stream range a set-aside file held, to fetch again. */
+export type Refetch = NonNullable<SetAsideFile['refetch']>;
 import { manifestViewsSql } from './parquet-views.js';
 import type { CommitBatch, RunRecord, Sink } from './sink.js';
 
@@ -215,9 +218,10 @@ export class ParquetSink implements Sink {
 
   /**
    * Moves the damaged files into `_damaged/` (never deletes them) and commits a manifest that no
-   * longer lists them, with `checkpoints` (stream → stored text) in place of those streams' rows.
+   * longer lists them, with `checkpoints` (stream → stored text) in place of those streams' rows,
+   * remembering each file with the range it left to fetch again (`refetch`, by path).
    */
-  async setAsideDamaged(checkpoints: ReadonlyMap<string, string>): Promise<void> {
+  async setAsideDamaged(checkpoints: ReadonlyMap<string, string>, refetch: ReadonlyMap<string, Refetch> = new Map()): Promise<void> {
     const manifest = this.#current();
     const gone = new Set(this.#damaged.map((file) => file.path));
     for (const file of this.#damaged) {
@@ -232,8 +236,11 @@ export class ParquetSink implements Sink {
     const now = (this.#options.now ?? systemClock)();
     const stored = { ...manifest.checkpoints };
     for (const [stream, position] of checkpoints) stored[stream] = { position, updatedAt: now };
-    const setAside = [...manifest.setAside, ...this.#damaged.map((file) => ({ ...file, setAsideAt: now }))];
-    await this.#publish({ ...manifest, generation: manifest.generation + 1, tables, checkpoints: stored, setAside });
+    const setAside = this.#damaged.map((file) => {
+      const range = refetch.get(file.path);
+      return { ...file, ...(range === undefined ? {} : { refetch: range }), setAsideAt: now };
+    });
+    await this.#publish({ ...manifest, generation: manifest.generation + 1, tables, checkpoints: stored, setAside: [...manifest.setAside, ...setAside] });
     this.#damaged = [];
   }
 

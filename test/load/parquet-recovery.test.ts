@@ -211,6 +211,15 @@ describe('damaged data files are refused by name, and set aside on request', () 
       () => 'no Parquet footer (PAR1)',
     ],
     [
+      'with a footer length beyond the file, same size',
+      async (path) => {
+        const bytes = await readFile(path);
+        bytes.writeUInt32LE(bytes.length, bytes.length - 8);
+        await writeFile(path, bytes);
+      },
+      (bytes) => `a Parquet footer of ${bytes} bytes in a file of ${bytes}`,
+    ],
+    [
       'with a wrong header, same size',
       async (path) => {
         const bytes = await readFile(path);
