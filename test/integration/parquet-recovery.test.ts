@@ -16,6 +16,7 @@ import { manifestViewsSql } from '../../src/load/parquet-views.js';
 import { dataTables, streams } from '../../src/streams/index.js';
 import { ensureBuilt } from '../support/build.js';
 import {
+  FIRST_MC,
   KEY,
   NO_MISMATCH,
   dataFilesOnDisk,
@@ -52,9 +53,11 @@ afterAll(async () => {
 
 const run = (...args: string[]): Promise<CliResult> => runCli(args, { cwd: work.dir });
 
-async function syncedWarehouse(kind: SinkKind, label: string, retainSupersededMinutes?: number): Promise<{ pipeline: string; sinkPath: string }> {
+/** A pipeline of all streams from masterchain block `startMc` (@default FIRST_MC), synced once. */
+async function syncedWarehouse(kind: SinkKind, label: string, options: { retainSupersededMinutes?: number; startMc?: number } = {}): Promise<{ pipeline: string; sinkPath: string }> {
   const sinkPath = work.sinkPath(kind, label);
-  const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, name: `${label}-${kind}.yaml`, retainSupersededMinutes });
+  const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, name: `${label}-${kind}.yaml`, retainSupersededMinutes: options.retainSupersededMinutes });
+  if (options.startMc !== undefined) await writeFile(pipeline, (await readFile(pipeline, 'utf8')).replace(`start: { mc_seqno: ${FIRST_MC} }`, `start: { mc_seqno: ${options.startMc} }`));
   const result = await run('sync', pipeline);
   expect(result.code, describeResult(result)).toBe(0);
   return { pipeline, sinkPath };
@@ -140,7 +143,8 @@ describe('Parquet recovery from the user side', () => {
   });
 
   it('a damaged file of every table: exit 2 naming it; repair sets them aside and fetches their ranges again, the warehouse equals the chain', async () => {
-    const { pipeline, sinkPath } = await syncedWarehouse('parquet', 'damaged');
+    // Starting after midnight: the day a validator-events file held begins before the warehouse does.
+    const { pipeline, sinkPath } = await syncedWarehouse('parquet', 'damaged', { startMc: FIRST_MC + 5 });
     const before = await readWarehouse('parquet', sinkPath, { glob: false });
     const manifest = (await readManifest(sinkPath))!;
     const damaged: string[] = [];
@@ -173,7 +177,7 @@ describe('Parquet recovery from the user side', () => {
   });
 
   it('a reader holding the manifest file list keeps reading through a sync that supersedes its files (10 minutes of grace)', async () => {
-    const { pipeline, sinkPath } = await syncedWarehouse('parquet', 'reader', 10);
+    const { pipeline, sinkPath } = await syncedWarehouse('parquet', 'reader', { retainSupersededMinutes: 10 });
     const first = (await readManifest(sinkPath))!;
     const reader = await readerOf(sinkPath, first);
     try {
