@@ -117,6 +117,7 @@ const STREAMS_LIST = '(streams: transactions, actions, jetton_transfers, validat
 const KEYS_LIST = '(keys: network, base_url, api_key_env, rate, http, start, lag, actions_overlap, streams, sink)';
 const CHAIN_POINT_FIX = 'use an ISO date (2024-01-01 or 2024-01-01T12:00:00Z), lt:<logical time> or mc:<masterchain seqno>';
 const NOT_THE_API = 'probably does not point at the Chain Data API (expected a service root such as https://toncenter.com)';
+const MANIFEST_FIX = 'chain-etl changes nothing in the folder: restore _manifest.json from a backup, or point sink.path (or --out) at a new folder and load the data again';
 const ANY_STREAM = 'expected at least one of transactions, actions, jetton_transfers or validator_events, got none';
 const DUCKDB_FIX = 'point sink.path (or --out) at a DuckDB database chain-etl wrote, or at a new file in an existing, writable folder';
 const LOCKED_FIX = 'only one writer may use it at a time. Wait for that run to finish or stop it.';
@@ -295,7 +296,7 @@ const cases: readonly Case[] = [
     args: () => ['synk', 'p.yaml'],
     warehouse: 'duckdb',
     exit: 2,
-    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, devnet, demo)',
+    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, repair, devnet, demo)',
   },
   {
     name: 'unknown flag',
@@ -491,6 +492,40 @@ const cases: readonly Case[] = [
     exit: 2,
     message: ({ dir }) =>
       `Warehouse ${join(dir, PARQUET)} has schema version 99, this chain-etl writes version 1; use a new folder or a chain-etl release of that version`,
+  },
+  {
+    name: 'Parquet warehouse whose manifest was deleted (status)',
+    parts: () => ({ sink: `{ kind: parquet, path: ${PARQUET} }` }),
+    args: () => ['status', 'p.yaml'],
+    warehouse: 'parquet',
+    prepare: async (dir) => rmSync(join(dir, PARQUET, '_manifest.json')),
+    exit: 2,
+    message: ({ dir }) =>
+      new RegExp(`^Parquet warehouse ${esc(join(dir, PARQUET))} holds data files \\(e\\.g\\. [^ ]+\\.parquet\\) but no _manifest\\.json, which alone says which of them are current; ${esc(MANIFEST_FIX)}$`),
+  },
+  {
+    name: 'Parquet warehouse whose manifest is truncated',
+    parts: () => ({ sink: `{ kind: parquet, path: ${PARQUET} }` }),
+    warehouse: 'parquet',
+    prepare: async (dir) => {
+      const manifest = join(dir, PARQUET, '_manifest.json');
+      writeFileSync(manifest, readFileSync(manifest, 'utf8').slice(0, 100));
+    },
+    exit: 2,
+    message: ({ dir }) => new RegExp(`^Parquet manifest ${esc(join(dir, PARQUET, '_manifest.json'))} is damaged: it is not valid JSON \\(.+\\); ${esc(MANIFEST_FIX)}$`),
+  },
+  {
+    name: 'Parquet warehouse with a truncated data file',
+    parts: () => ({ sink: `{ kind: parquet, path: ${PARQUET} }` }),
+    warehouse: 'parquet',
+    prepare: async (dir) => {
+      const manifest = JSON.parse(readFileSync(join(dir, PARQUET, '_manifest.json'), 'utf8')) as { tables: Record<string, { files: { path: string }[] }> };
+      const path = join(dir, PARQUET, manifest.tables['transactions']!.files[0]!.path);
+      writeFileSync(path, readFileSync(path).subarray(0, 100));
+    },
+    exit: 2,
+    message: ({ dir }) =>
+      new RegExp(`^Parquet file ${esc(join(dir, PARQUET, 'transactions'))}/.+\\.parquet is damaged \\(100 bytes, the manifest recorded \\d+\\): run chain-etl repair with this pipeline; it moves damaged files to _damaged/ and fetches their rows again$`),
   },
 ];
 
