@@ -15,7 +15,8 @@ import type { StreamJob } from '../core/runner.js';
 import type { StreamDefinition } from '../core/stream.js';
 import { StreamProgress } from '../core/stream-progress.js';
 import type { ManifestFile, SetAsideFile } from '../load/parquet-manifest.js';
-import { ParquetSink, type Refetch } from '../load/parquet-sink.js';
+import { ParquetSink } from '../load/parquet-sink.js';
+import type { Refetch } from '../load/parquet-set-aside.js';
 import { DAMAGED_FOLDER } from '../load/parquet-layout.js';
 import { streams } from '../streams/index.js';
 import { openSession } from './session.js';
@@ -45,7 +46,7 @@ export const repairCommand: CommandModule<object, RepairArgs> = {
     const session = await openSession(args.pipeline, overridesOf(args), logger, { repair: true });
     try {
       const { sink } = session;
-      if (sink instanceof ParquetSink) await setAsideDamaged(sink, logger);
+      if (sink instanceof ParquetSink) await setAsideDamaged(sink, session.streams, logger);
       const setAside = sink instanceof ParquetSink ? sink.setAsideFiles() : [];
       const summary = await executeRun(session, 'repair', (ctx) => planRepair(session.streams, setAside, ctx), interrupt.signal, args.strict);
       logger.info({ rows: summary.rows, requests: summary.requests }, 'repair done');
@@ -60,7 +61,7 @@ export const repairCommand: CommandModule<object, RepairArgs> = {
  * Sets the damaged files aside, each stream's coverage less the positions they held (within what it
  * covered), and says so on stderr.
  */
-async function setAsideDamaged(sink: ParquetSink, logger: Logger): Promise<void> {
+async function setAsideDamaged(sink: ParquetSink, planned: readonly PlannedStream[], logger: Logger): Promise<void> {
   const damaged = sink.damagedFiles();
   if (damaged.length === 0) return;
   const stored = await sink.readCheckpoints();
@@ -85,7 +86,9 @@ async function setAsideDamaged(sink: ParquetSink, logger: Logger): Promise<void>
       { file: file.path, problem: file.problem, movedTo: `${DAMAGED_FOLDER}/${file.path}` },
       lost === undefined
         ? `damaged file set aside; table ${file.table} has no stream range to fetch again, its rows return only as pages name them again`
-        : `damaged file set aside; ${held!.stream.name} ${held!.stream.axis} ${lost.from}..${lost.to} is fetched again`,
+        : planned.some((entry) => entry.stream === held!.stream)
+          ? `damaged file set aside; ${held!.stream.name} ${held!.stream.axis} ${lost.from}..${lost.to} is fetched again`
+          : `damaged file set aside; ${held!.stream.name} ${held!.stream.axis} ${lost.from}..${lost.to} is a hole now: run chain-etl repair with a pipeline that has ${held!.stream.name}`,
     );
   }
   await sink.setAsideDamaged(updated, refetch);

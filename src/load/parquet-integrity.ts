@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ConfigError } from '../core/errors.js';
 import type { Manifest, ManifestFile } from './parquet-manifest.js';
 
 /** Every Parquet file begins and ends with these bytes. */
@@ -30,6 +31,16 @@ export async function damagedFiles(root: string, manifest: Manifest): Promise<Da
     }
   }
   return damaged;
+}
+
+/** The refusal of a warehouse with damaged files: the first named, the others counted, the way out. */
+export function damagedFilesError(root: string, damaged: readonly DamagedFile[]): ConfigError {
+  const [first, ...more] = damaged;
+  const others = more.length === 0 ? '' : ` (and ${more.length} more: ${more.slice(0, 3).map((file) => file.path).join(', ')}${more.length > 3 ? ', …' : ''})`;
+  return new ConfigError(
+    `Parquet file ${join(root, first!.path)} is damaged (${first!.problem})${others}: ` +
+      'run chain-etl repair with this pipeline; it moves damaged files to _damaged/ and fetches their rows again',
+  );
 }
 
 async function problemOf(path: string, bytes: number | undefined): Promise<string | undefined> {

@@ -1,23 +1,23 @@
 import { quotedIdentifier, quotedString, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
-import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { dirname, join, resolve } from 'node:path';
 import { SCHEMA_VERSION, etlCheckpoints, etlRejects, etlRuns } from '../core/bookkeeping.js';
 import { text } from '../core/column-kinds.js';
 import { createTableSql, identifierList } from '../core/ddl.js';
-import { ConfigError, FatalError, LockedError } from '../core/errors.js';
+import { FatalError } from '../core/errors.js';
 import { RowValueError, SchemaDriftError, SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { isUtcDay } from '../core/utc-day.js';
 import { planBatches, prepareTable, type PreparedTable, type ReplaceSet, type TableWork } from './batch-plan.js';
 import { columnDifferences } from './column-diff.js';
 import { appendRows, appendValues } from './duckdb-append.js';
-import { openDuckDBFile } from './duckdb-open.js';
 import { fsyncPath } from './durable-fs.js';
 import { firstParquetFile, removeLeftovers } from './parquet-cleanup.js';
-import { damagedFiles, type DamagedFile } from './parquet-integrity.js';
-import { DAMAGED_FOLDER, LOCK_FILE, TEMP_SUFFIX, dataFilePath } from './parquet-layout.js';
+import { damagedFiles, damagedFilesError, type DamagedFile } from './parquet-integrity.js';
+import { lockWarehouse } from './parquet-lock.js';
+import { setAsideDamaged, type Refetch } from './parquet-set-aside.js';
+import { TEMP_SUFFIX, dataFilePath } from './parquet-layout.js';
 import {
   emptyManifest,
   manifestColumns,
@@ -29,9 +29,6 @@ import {
   type RetiredFile,
   type SetAsideFile,
 } from './parquet-manifest.js';
-
-/** A stream range a set-aside file held, to fetch again. */
-export type Refetch = NonNullable<SetAsideFile['refetch']>;
 import { manifestViewsSql } from './parquet-views.js';
 import type { CommitBatch, RunRecord, Sink } from './sink.js';
 
@@ -120,7 +117,7 @@ export class ParquetSink implements Sink {
         { cause: err },
       );
     });
-    this.#instance = await this.#lock();
+    this.#instance = await lockWarehouse(this.#root, this.#options.config);
     try {
       this.#connection = await this.#instance.connect();
       const version = this.#options.schemaVersion ?? SCHEMA_VERSION;
@@ -137,7 +134,7 @@ export class ParquetSink implements Sink {
       }
       const manifest = stored ?? emptyManifest(version);
       this.#damaged = await damagedFiles(this.#root, manifest);
-      if (this.#damaged.length > 0 && this.#options.repair !== true) throw this.#damagedError();
+      if (this.#damaged.length > 0 && this.#options.repair !== true) throw damagedFilesError(this.#root, this.#damaged);
       const tablesEntry = { ...manifest.tables };
       for (const table of this.#fileTables()) {
         const known = tablesEntry[table.name];
@@ -218,29 +215,11 @@ export class ParquetSink implements Sink {
 
   /**
    * Moves the damaged files into `_damaged/` (never deletes them) and commits a manifest that no
-   * longer lists them, with `checkpoints` (stream → stored text) in place of those streams' rows,
-   * remembering each file with the range it left to fetch again (`refetch`, by path).
+   * longer lists them, with the given checkpoints and the ranges each file left to fetch again.
    */
   async setAsideDamaged(checkpoints: ReadonlyMap<string, string>, refetch: ReadonlyMap<string, Refetch> = new Map()): Promise<void> {
-    const manifest = this.#current();
-    const gone = new Set(this.#damaged.map((file) => file.path));
-    for (const file of this.#damaged) {
-      if (file.problem === 'missing') continue;
-      const target = join(this.#root, DAMAGED_FOLDER, file.path);
-      await mkdir(dirname(target), { recursive: true });
-      await rename(join(this.#root, file.path), target);
-    }
-    const tables = Object.fromEntries(
-      Object.entries(manifest.tables).map(([name, entry]) => [name, { ...entry, files: entry.files.filter((file) => !gone.has(file.path)) }]),
-    );
     const now = (this.#options.now ?? systemClock)();
-    const stored = { ...manifest.checkpoints };
-    for (const [stream, position] of checkpoints) stored[stream] = { position, updatedAt: now };
-    const setAside = this.#damaged.map((file) => {
-      const range = refetch.get(file.path);
-      return { ...file, ...(range === undefined ? {} : { refetch: range }), setAsideAt: now };
-    });
-    await this.#publish({ ...manifest, generation: manifest.generation + 1, tables, checkpoints: stored, setAside: [...manifest.setAside, ...setAside] });
+    await this.#publish(await setAsideDamaged(this.#root, this.#current(), this.#damaged, { checkpoints, refetch, now }));
     this.#damaged = [];
   }
 
@@ -261,32 +240,6 @@ export class ParquetSink implements Sink {
   #db(): DuckDBConnection {
     if (this.#connection === undefined) throw new FatalError(`Parquet sink ${this.#root} is not open`);
     return this.#connection;
-  }
-
-  /** Opens the writer lock; a lock file that exists but does not open holds no data, and says so. */
-  async #lock(): Promise<DuckDBInstance> {
-    const path = join(this.#root, LOCK_FILE);
-    const existed = existsSync(path);
-    try {
-      return await openDuckDBFile(path, this.#options.config);
-    } catch (err) {
-      if (err instanceof LockedError || !existed) throw err;
-      const reason = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
-      throw new ConfigError(
-        `The writer lock file ${path} of this Parquet warehouse does not open (${reason.replace(/\s*\n\s*/g, ' ')}); ` +
-          `it holds no data: delete it (and ${LOCK_FILE}.wal, if there) when no chain-etl runs on this folder, then run again`,
-        { cause: err },
-      );
-    }
-  }
-
-  #damagedError(): ConfigError {
-    const [first, ...more] = this.#damaged;
-    const others = more.length === 0 ? '' : ` (and ${more.length} more: ${more.slice(0, 3).map((file) => file.path).join(', ')}${more.length > 3 ? ', …' : ''})`;
-    return new ConfigError(
-      `Parquet file ${join(this.#root, first!.path)} is damaged (${first!.problem})${others}: ` +
-        'run chain-etl repair with this pipeline; it moves damaged files to _damaged/ and fetches their rows again',
-    );
   }
 
   #checkDrift(table: AnyTable, stored: Manifest['tables'][string]['columns']): void {
