@@ -15,7 +15,7 @@ export interface PageRequest {
   readonly from: bigint;
   readonly to: bigint;
   readonly limit: number;
-  /** Items of position `from` already read: non-zero inside a position holding more items than a page, or after a full page of a stream with `fixedOrderWithinPosition`. */
+  /** Items of position `from` to skip: non-zero inside a position holding more items than a page, or after a full page of a stream with `orderWithinPosition`. */
   readonly offset: number;
   readonly signal?: AbortSignal;
 }
@@ -40,11 +40,13 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> {
   /** Re-scanned over a trailing overlap on every run and replaced by `replaceBy` (actions: trace completion is late). */
   readonly rescansOverlap: boolean;
   /**
-   * The service returns the items sharing a position in one fixed order, and no item joins or leaves
-   * a settled position (transactions: `lt, account`). A full page then continues inside its last
-   * position by offset instead of reading that position again (D4).
+   * The order the service promises for items sharing a position (transactions: by account), a total
+   * order; undefined when it promises none. Where a page is verified to keep it, a full page continues
+   * inside its last position by offset instead of reading that position again (D4). A stream whose
+   * tables are replaced by a group sharing a position (actions by trace) declares none: each of its
+   * positions must arrive in one page.
    */
-  readonly fixedOrderWithinPosition: boolean;
+  orderWithinPosition?(a: Item, b: Item): number;
   /** Fetches one page; filters are the pipeline's, already normalised. */
   fetchPage(api: V3Api, filters: Filters, request: PageRequest): Promise<V3Page<string>>;
   /** The item's position on the stream's axis (tx lt, trace_end_lt, utime…). */

@@ -1,3 +1,4 @@
+import { FatalError } from '../core/errors.js';
 import type { Window } from './windows.js';
 
 /**
@@ -22,9 +23,15 @@ export class CheckpointTracker {
     this.#windows[index]!.to = to;
   }
 
-  /** Records that window `index` is committed up to `position`; returns the stream's checkpoint. */
+  /**
+   * Records that window `index` is committed up to `position`; returns the stream's checkpoint. A
+   * position past the window's end would cover what no page of it read: refused.
+   */
   advance(index: number, position: bigint): bigint {
     const window = this.#windows[index]!;
+    if (position > window.to) {
+      throw new FatalError(`a page of the window ${window.from}..${window.to} would move the checkpoint to ${position}, past the window's end: refused (a paging defect: please report it)`);
+    }
     if (position > window.through) window.through = position;
     return this.position();
   }

@@ -1,23 +1,26 @@
 /**
- * Pages one window [from, to] of a stream by position (D4): ask for `limit` items from the cursor;
- * when a page is full, keep only the items before the page's last position and restart AT that
- * position (inclusive), because items sharing a position may come back in any order (jetton
- * transfers, lt ties across accounts). A position holding more items than a page is read by offset,
- * which is exact only where the service orders items within a position (transactions by account,
- * actions by trace_id); jetton transfers have no such order, but no lt holds 1000 of them. Where that
- * order is fixed and settled positions never change (`fixedOrderWithinPosition`), a full page is kept
- * whole and the next one starts inside its last position by offset: nothing is read twice.
- * An offset counts only the valid items read at its position: an invalid item (whose position is
- * unknown) is read again rather than risk skipping one that was never read.
+ * Pages one window [from, to] of a stream by position (D4). Every page is checked against its
+ * request first (page-check.ts): positions inside the bounds and ascending, no item twice, at most
+ * `limit` items. Then: ask for `limit` items from the cursor; when a page is full, keep only the items
+ * before the page's last position and restart AT that position (inclusive), because items sharing a
+ * position may come back in any order (jetton transfers, lt ties across accounts). A page holding one
+ * position only is read by counting (crowded-position.ts) and yielded whole, never split between
+ * commits (actions are replaced per trace). Where the stream promises an order within a position
+ * (`orderWithinPosition`) and the page keeps it strictly, also across the offset it continues from,
+ * a full page is kept whole and the next one starts inside its last position by offset: nothing is
+ * read twice. A continuation that breaks the order is discarded and its position read again without
+ * that shortcut.
  */
 import type { V3Api } from '../api/v3.js';
-import { parseItems } from '../api/wire.js';
-import type { PageRequest, StreamDefinition } from '../core/stream.js';
 import { ApiContractError } from '../api/errors.js';
+import type { PageRequest, StreamDefinition } from '../core/stream.js';
+import { fetchCheckedPage, type CheckedPage, type Reject } from './checked-page.js';
+import { MAX_POSITION_PAGES, readCrowdedPosition } from './crowded-position.js';
+import { inPromisedOrder, pagingViolation } from './page-check.js';
 
 export interface Page<Item> {
   readonly items: readonly Item[];
-  readonly rejects: readonly { readonly raw: unknown; readonly reason: string }[];
+  readonly rejects: readonly Reject[];
   /** The raw `address_book` of the response, when the API sent one. */
   readonly addressBook: unknown;
   /** Query parameters of the request, for the dead-letter table. */
@@ -34,7 +37,7 @@ export interface WindowRequest {
   readonly signal?: AbortSignal;
   /**
    * The caller reads the first page only and carries on from its `through + 1` (the runner's scout):
-   * a full page then yields only the positions it completes, even with `fixedOrderWithinPosition`.
+   * a full page then yields only the positions it completes, even with `orderWithinPosition`.
    */
   readonly firstPageOnly?: boolean;
 }
@@ -45,7 +48,7 @@ export async function* pageWindow<Item, Filters>(
   filters: Filters,
   window: WindowRequest,
 ): AsyncGenerator<Page<Item>> {
-  const cursor: Cursor = { position: window.from, offset: 0, seen: new Set(), done: window.from > window.to };
+  const cursor: Cursor<Item> = { position: window.from, offset: 0, after: undefined, yielded: new Set(), unordered: undefined, done: window.from > window.to };
   while (!cursor.done) {
     // A suspended generator keeps its variables: cleared after the yield, the page is not held
     // while the next one is fetched.
@@ -55,85 +58,91 @@ export async function* pageWindow<Item, Filters>(
   }
 }
 
-/** Where a window's paging stands: the position to read from, and the offset within it. */
-interface Cursor {
+/** Where a window's paging stands. */
+interface Cursor<Item> {
+  /** The position to read from. */
   position: bigint;
+  /** Items of `position` already yielded, in the promised order: the next request skips them. */
   offset: number;
-  /** Keys already yielded at `position` while it is read by offset. */
-  readonly seen: Set<string>;
+  /** The last of those items: the next page must continue strictly after it. */
+  after: Item | undefined;
+  /** Keys of the items of `position` already yielded, not yielded again when it is read again. */
+  readonly yielded: Set<string>;
+  /** A position whose continuation broke the promised order: read again without the shortcut. */
+  unordered: bigint | undefined;
   done: boolean;
 }
 
-/** Fetches the page at the cursor and moves the cursor past what it yields. */
+/** Fetches pages at the cursor until one can be yielded; moves the cursor past what it yields. */
 async function nextPage<Item, Filters>(
   stream: StreamDefinition<Item, Filters>,
   api: V3Api,
   filters: Filters,
   window: WindowRequest,
-  cursor: Cursor,
+  cursor: Cursor<Item>,
 ): Promise<Page<Item>> {
-  const from = cursor.position;
-  const to = cursor.offset > 0 && !stream.fixedOrderWithinPosition ? from : window.to;
-  const request = { from, to, limit: window.limit, offset: cursor.offset, signal: window.signal };
-  const { ok, rejects, received, addressBook } = await fetchItems(stream, api, filters, request);
-  const params = { from: String(from), to: String(to), limit: String(window.limit), offset: String(cursor.offset) };
-  const page = (items: readonly Item[], through: bigint, last: boolean): Page<Item> => ({ items, rejects, addressBook, request: params, through, last });
-  const unseen = (): Item[] => ok.filter((item) => !cursor.seen.has(stream.key(item)));
-  const moveTo = (position: bigint): void => {
-    cursor.position = position;
-    cursor.offset = 0;
-    cursor.seen.clear();
-  };
-
-  if (received < window.limit) {
-    if (cursor.offset > 0 && to < window.to) {
-      // Finished the crowded position; carry on after it.
-      const fresh = unseen();
-      moveTo(from + 1n);
-      return page(fresh, from, false);
+  for (;;) {
+    const request: PageRequest = { from: cursor.position, to: window.to, limit: window.limit, offset: cursor.offset, signal: window.signal };
+    const fetched = await fetchCheckedPage(stream, api, filters, request);
+    const at = cursor.position;
+    const page = (items: readonly Item[], through: bigint, last = false, from: Pick<CheckedPage<Item>, 'rejects' | 'addressBook'> = fetched): Page<Item> => ({
+      items: items.filter((item) => stream.position(item) !== at || !cursor.yielded.has(stream.key(item))),
+      rejects: from.rejects,
+      addressBook: from.addressBook,
+      request: { from: String(request.from), to: String(request.to), limit: String(request.limit), offset: String(request.offset) },
+      through,
+      last,
+    });
+    const verified = fetched.rejects.length === 0 && cursor.unordered !== cursor.position && inPromisedOrder(stream, fetched.ok, cursor.after);
+    if (cursor.offset > 0 && !verified) {
+      // The items skipped by offset may not be the ones yielded: read the position again from its start.
+      moveTo(cursor, cursor.position);
+      cursor.unordered = cursor.position;
+      continue;
     }
-    cursor.done = true;
-    return page(unseen(), window.to, true);
-  }
-
-  if (ok.length === 0) {
-    throw new ApiContractError(`${stream.endpoint}: a full page of ${received} items failed validation at position ${from}; cannot page past it (first reason: ${rejects[0]?.reason})`, { endpoint: stream.endpoint });
-  }
-  const lastPosition = stream.position(ok[ok.length - 1]!);
-  if (stream.position(ok[0]!) === lastPosition) {
-    // A whole page at one position: read that position by offset, deduping by key.
-    const fresh = unseen();
-    if (from !== lastPosition) moveTo(lastPosition);
-    for (const item of fresh) cursor.seen.add(stream.key(item));
-    cursor.offset += ok.length;
-    return page(fresh, cursor.position - 1n, false);
-  }
-  if (stream.fixedOrderWithinPosition && window.firstPageOnly !== true) {
-    // Keep the whole page and read on after it, skipping by offset the items of its last position.
-    const fresh = unseen();
-    moveTo(lastPosition);
-    for (const item of fresh) {
-      if (stream.position(item) !== lastPosition) continue;
-      cursor.seen.add(stream.key(item));
-      cursor.offset += 1;
+    if (fetched.received < window.limit) {
+      cursor.done = true;
+      return page(fetched.ok, window.to, true);
     }
-    return page(fresh, lastPosition - 1n, false);
+    const { ok } = fetched;
+    if (ok.length === 0) {
+      throw new ApiContractError(`${stream.endpoint}: a full page of ${fetched.received} items failed validation at position ${request.from}; cannot page past it (first reason: ${fetched.rejects[0]?.reason})`, {
+        endpoint: stream.endpoint,
+      });
+    }
+    const lastPosition = stream.position(ok[ok.length - 1]!);
+    if (verified && window.firstPageOnly !== true) {
+      // Keep the whole page and read on after it, skipping by offset the items of its last position.
+      const atLast = ok.filter((item) => stream.position(item) === lastPosition).length;
+      const offset = (lastPosition === cursor.position ? cursor.offset : 0) + atLast;
+      if (offset >= MAX_POSITION_PAGES * window.limit) throw pagingViolation(stream, request, `more than ${offset} items at ${stream.axis} ${lastPosition}`);
+      const yielded = page(ok, lastPosition - 1n);
+      moveTo(cursor, lastPosition, offset, ok[ok.length - 1]);
+      for (const item of ok) if (stream.position(item) === lastPosition) cursor.yielded.add(stream.key(item));
+      return yielded;
+    }
+    if (stream.position(ok[0]!) === lastPosition) {
+      // A whole page at one position, in no verified order: read it by counting, and yield it whole.
+      const crowded = await readCrowdedPosition(stream, api, filters, { position: lastPosition, limit: window.limit, signal: window.signal });
+      const done = lastPosition >= window.to;
+      const yielded = page(crowded.items, lastPosition, done, crowded);
+      moveTo(cursor, lastPosition + 1n);
+      cursor.done = done;
+      return yielded;
+    }
+    const yielded = page(
+      ok.filter((item) => stream.position(item) < lastPosition),
+      lastPosition - 1n,
+    );
+    moveTo(cursor, lastPosition);
+    return yielded;
   }
-  moveTo(lastPosition);
-  return page(ok.filter((item) => stream.position(item) < lastPosition), lastPosition - 1n, false);
 }
 
-/**
- * One page, validated. The response itself is dropped here, not kept by the window's generator while
- * it waits for its next page: only the items, the rejects and the address book stay in memory.
- */
-async function fetchItems<Item, Filters>(
-  stream: StreamDefinition<Item, Filters>,
-  api: V3Api,
-  filters: Filters,
-  request: PageRequest,
-): Promise<{ ok: Item[]; rejects: { raw: unknown; reason: string }[]; received: number; addressBook: unknown }> {
-  const response = await stream.fetchPage(api, filters, request);
-  const raw = response[stream.itemsKey] ?? [];
-  return { ...parseItems(stream.item, raw), received: raw.length, addressBook: response.address_book };
+/** Moves the cursor; the keys yielded at its position are kept only while it stays there. */
+function moveTo<Item>(cursor: Cursor<Item>, position: bigint, offset = 0, after?: Item): void {
+  if (position !== cursor.position) cursor.yielded.clear();
+  cursor.position = position;
+  cursor.offset = offset;
+  cursor.after = after;
 }

@@ -195,7 +195,6 @@ export const actionsStream = defineStream<ActionItem, ActionFilters>({
   itemsKey: 'actions',
   item: actionItem,
   rescansOverlap: true,
-  fixedOrderWithinPosition: false,
   fetchPage: async (api, filters, request) =>
     (await api.actions(
       {

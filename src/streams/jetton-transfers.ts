@@ -81,7 +81,6 @@ export const jettonTransfersStream = defineStream<JettonTransferItem, JettonTran
   itemsKey: 'jetton_transfers',
   item: jettonTransferItem,
   rescansOverlap: false,
-  fixedOrderWithinPosition: false,
   fetchPage: async (api, filters, request) =>
     (await api.jettonTransfers(
       {

@@ -277,7 +277,7 @@ export const transactionsStream = defineStream<TransactionItem, TransactionFilte
   itemsKey: 'transactions',
   item: transactionItem,
   rescansOverlap: false,
-  fixedOrderWithinPosition: true,
+  orderWithinPosition: (a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0),
   fetchPage: async (api, filters, request) =>
     (await api.transactions(
       { start_lt: request.from, end_lt: request.to, limit: request.limit, offset: request.offset, account: filters?.accounts },

@@ -65,7 +65,6 @@ export const validatorEventsStream = defineStream<ValidatorEventItem, ValidatorE
   itemsKey: 'events',
   item: validatorEventItem,
   rescansOverlap: false,
-  fixedOrderWithinPosition: false,
   fetchPage: async (api, filters, request) =>
     (await api.validatorEvents(
       {

@@ -26,7 +26,7 @@ function fakeStream(rows: readonly Item[], requests: PageRequest[], stable = fal
     itemsKey: 'items',
     item: z.object({ id: z.string(), pos: z.string().regex(/^\d+$/).transform(BigInt) }),
     rescansOverlap: false,
-    fixedOrderWithinPosition: fixedOrder,
+    orderWithinPosition: fixedOrder ? (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : undefined,
     fetchPage: async (_api, _filters, request) => {
       requests.push(request);
       if (!stable) shuffle += 1;

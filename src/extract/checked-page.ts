@@ -1,0 +1,37 @@
+/** One page of a stream, fetched, validated item by item and checked against its request. */
+import type { V3Api } from '../api/v3.js';
+import { parseItems } from '../api/wire.js';
+import type { PageRequest, StreamDefinition } from '../core/stream.js';
+import { checkPage } from './page-check.js';
+
+export interface Reject {
+  readonly raw: unknown;
+  readonly reason: string;
+}
+
+export interface CheckedPage<Item> {
+  /** The valid items, in the order received. */
+  readonly ok: Item[];
+  readonly rejects: Reject[];
+  /** Items the response carried, valid or not. */
+  readonly received: number;
+  /** The raw `address_book` of the response, when the API sent one. */
+  readonly addressBook: unknown;
+}
+
+/**
+ * Fetches the page and throws a PagingContractError when it breaks its request. The response itself
+ * is dropped here, not kept by a window's generator while it waits for its next page.
+ */
+export async function fetchCheckedPage<Item, Filters>(
+  stream: StreamDefinition<Item, Filters>,
+  api: V3Api,
+  filters: Filters,
+  request: PageRequest,
+): Promise<CheckedPage<Item>> {
+  const response = await stream.fetchPage(api, filters, request);
+  const raw = response[stream.itemsKey] ?? [];
+  const { ok, rejects } = parseItems(stream.item, raw);
+  checkPage(stream, request, ok, raw.length);
+  return { ok, rejects, received: raw.length, addressBook: response.address_book };
+}

@@ -1,0 +1,116 @@
+/**
+ * Reads a position holding more items than a page without relying on an order within it: the
+ * service returns items sharing a position in a fresh order per request (API-NOTES §6.3), so offset
+ * pages of one position may overlap and miss items. The position is read alone (from = to) by
+ * counting instead: first its size, paging it by offset up to the first short page (whose offset plus
+ * length is the size whatever the order); then distinct items until that many are held, within a
+ * bounded number of requests. A position that cannot be completed fails the run rather than store
+ * part of it.
+ */
+import type { V3Api } from '../api/v3.js';
+import type { PageRequest, StreamDefinition } from '../core/stream.js';
+import { fetchCheckedPage, type CheckedPage, type Reject } from './checked-page.js';
+import { pagingViolation } from './page-check.js';
+
+/** Pages one position may span at most (50,000 items at limit 1000): a service ignoring offset ends here. */
+export const MAX_POSITION_PAGES = 50;
+
+/** Requests per page of the position's size that collecting its items may take (a shuffled order needs several passes). */
+const REQUESTS_PER_PAGE = 20;
+
+export interface CrowdedPosition<Item> {
+  readonly items: Item[];
+  readonly rejects: Reject[];
+  readonly addressBook: Record<string, unknown>;
+  /** Requests sent. */
+  readonly requests: number;
+}
+
+export interface CrowdedRequest {
+  readonly position: bigint;
+  readonly limit: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Every item at `position`, or a PagingContractError. */
+export async function readCrowdedPosition<Item, Filters>(
+  stream: StreamDefinition<Item, Filters>,
+  api: V3Api,
+  filters: Filters,
+  at: CrowdedRequest,
+): Promise<CrowdedPosition<Item>> {
+  const held = new Held(stream);
+  let requests = 0;
+  const request = (offset: number): PageRequest => ({ from: at.position, to: at.position, limit: at.limit, offset, signal: at.signal });
+  const fetch = async (offset: number): Promise<CheckedPage<Item>> => {
+    requests += 1;
+    return fetchCheckedPage(stream, api, filters, request(offset));
+  };
+
+  let size: number | undefined;
+  let previous: CheckedPage<Item> | undefined;
+  for (let offset = 0; size === undefined; offset += at.limit) {
+    if (offset >= MAX_POSITION_PAGES * at.limit) {
+      throw pagingViolation(stream, request(offset), `more than ${offset} items at ${stream.axis} ${at.position} (every page full up to offset ${offset}): the service seems to ignore offset`);
+    }
+    const page = await fetch(offset);
+    if (page.received < at.limit) size = offset + page.received;
+    else if (previous !== undefined && samePage(stream, page, previous)) {
+      throw pagingViolation(stream, request(offset), `it repeats the page at offset ${offset - at.limit} of ${stream.axis} ${at.position}: the service ignores offset`);
+    }
+    held.add(page);
+    previous = page;
+  }
+
+  const budget = REQUESTS_PER_PAGE * Math.ceil(size / at.limit);
+  for (let offset = 0; held.count < size; offset = offset + at.limit < size ? offset + at.limit : 0) {
+    if (requests >= budget) {
+      throw pagingViolation(
+        stream,
+        request(offset),
+        `only ${held.count} of the ${size} items at ${stream.axis} ${at.position} arrived in ${requests} requests (its pages overlap: the order within a position changes between requests)`,
+      );
+    }
+    const page = await fetch(offset);
+    const expected = Math.min(at.limit, size - offset);
+    if (page.received !== expected) {
+      throw pagingViolation(stream, request(offset), `it sent ${page.received} items where ${stream.axis} ${at.position} holds ${size} (expected ${expected} at this offset)`);
+    }
+    held.add(page);
+  }
+  if (held.count > size) {
+    throw pagingViolation(stream, request(0), `${held.count} distinct items arrived for ${stream.axis} ${at.position}, which holds ${size}`);
+  }
+  return { items: held.items, rejects: held.rejects, addressBook: held.addressBook, requests };
+}
+
+/** Whether two pages hold the same items in the same order. */
+function samePage<Item, Filters>(stream: StreamDefinition<Item, Filters>, a: CheckedPage<Item>, b: CheckedPage<Item>): boolean {
+  return a.received === b.received && a.rejects.length === b.rejects.length && a.ok.every((item, i) => stream.key(item) === stream.key(b.ok[i]!));
+}
+
+/** Distinct items of a position: valid ones by key, invalid ones by their JSON text. */
+class Held<Item, Filters> {
+  readonly items: Item[] = [];
+  readonly rejects: Reject[] = [];
+  readonly addressBook: Record<string, unknown> = {};
+  readonly #keys = new Set<string>();
+
+  constructor(private readonly stream: StreamDefinition<Item, Filters>) {}
+
+  get count(): number {
+    return this.#keys.size;
+  }
+
+  add(page: CheckedPage<Item>): void {
+    for (const item of page.ok) if (this.#first(`item:${this.stream.key(item)}`)) this.items.push(item);
+    for (const reject of page.rejects) if (this.#first(`raw:${JSON.stringify(reject.raw)}`)) this.rejects.push(reject);
+    if (typeof page.addressBook === 'object' && page.addressBook !== null) Object.assign(this.addressBook, page.addressBook);
+  }
+
+  #first(key: string): boolean {
+    if (this.#keys.has(key)) return false;
+    this.#keys.add(key);
+    return true;
+  }
+}
