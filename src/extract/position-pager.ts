@@ -48,7 +48,7 @@ export async function* pageWindow<Item, Filters>(
   filters: Filters,
   window: WindowRequest,
 ): AsyncGenerator<Page<Item>> {
-  const cursor: Cursor<Item> = { position: window.from, offset: 0, after: undefined, yielded: new Set(), unordered: undefined, done: window.from > window.to };
+  const cursor: Cursor<Item> = { position: window.from, offset: 0, after: undefined, known: false, yielded: new Set(), unordered: undefined, done: window.from > window.to };
   while (!cursor.done) {
     // A suspended generator keeps its variables: cleared after the yield, the page is not held
     // while the next one is fetched.
@@ -62,10 +62,12 @@ export async function* pageWindow<Item, Filters>(
 interface Cursor<Item> {
   /** The position to read from. */
   position: bigint;
-  /** Items of `position` already yielded, in the promised order: the next request skips them. */
+  /** Items of `position` already yielded in the promised order, the last of them `after`. */
   offset: number;
-  /** The last of those items: the next page must continue strictly after it. */
+  /** Continuing by offset: the next page must begin with this item again (its request overlaps it by one). */
   after: Item | undefined;
+  /** `position` holds items not yielded yet, as a page before showed: the next page must begin there. */
+  known: boolean;
   /** Keys of the items of `position` already yielded, not yielded again when it is read again. */
   readonly yielded: Set<string>;
   /** A position whose continuation broke the promised order: read again without the shortcut. */
@@ -82,9 +84,11 @@ async function nextPage<Item, Filters>(
   cursor: Cursor<Item>,
 ): Promise<Page<Item>> {
   for (;;) {
-    const request: PageRequest = { from: cursor.position, to: window.to, limit: window.limit, offset: cursor.offset, signal: window.signal };
-    const fetched = await fetchCheckedPage(stream, api, filters, request);
     const at = cursor.position;
+    const continuing = cursor.after;
+    const request: PageRequest = { from: at, to: window.to, limit: window.limit, offset: continuing === undefined ? 0 : cursor.offset - 1, signal: window.signal };
+    const fetched = await fetchCheckedPage(stream, api, filters, request);
+    const { ok, rejects } = fetched;
     const page = (items: readonly Item[], through: bigint, last = false, from: Pick<CheckedPage<Item>, 'rejects' | 'addressBook'> = fetched): Page<Item> => ({
       items: items.filter((item) => stream.position(item) !== at || !cursor.yielded.has(stream.key(item))),
       rejects: from.rejects,
@@ -93,35 +97,41 @@ async function nextPage<Item, Filters>(
       through,
       last,
     });
-    const verified = fetched.rejects.length === 0 && cursor.unordered !== cursor.position && inPromisedOrder(stream, fetched.ok, cursor.after);
-    if (cursor.offset > 0 && !verified) {
-      // The items skipped by offset may not be the ones yielded: read the position again from its start.
-      moveTo(cursor, cursor.position);
-      cursor.unordered = cursor.position;
-      continue;
+    if (continuing !== undefined) {
+      const resumes = rejects.length === 0 && ok[0] !== undefined && stream.key(ok[0]) === stream.key(continuing) && inPromisedOrder(stream, ok);
+      if (!resumes) {
+        // The items skipped by offset may not be the ones yielded: read the position again from its start.
+        moveTo(cursor, at, { known: true });
+        cursor.unordered = at;
+        continue;
+      }
+    } else if (cursor.known && ok[0] !== undefined && stream.position(ok[0]) !== at) {
+      throw pagingViolation(stream, request, `its first item is at ${stream.axis} ${stream.position(ok[0])}, but ${stream.axis} ${at} holds items an earlier page showed`);
     }
     if (fetched.received < window.limit) {
       cursor.done = true;
-      return page(fetched.ok, window.to, true);
+      return page(ok, window.to, true);
     }
-    const { ok } = fetched;
     if (ok.length === 0) {
-      throw new ApiContractError(`${stream.endpoint}: a full page of ${fetched.received} items failed validation at position ${request.from}; cannot page past it (first reason: ${fetched.rejects[0]?.reason})`, {
+      throw new ApiContractError(`${stream.endpoint}: a full page of ${fetched.received} items failed validation at position ${at}; cannot page past it (first reason: ${rejects[0]?.reason})`, {
         endpoint: stream.endpoint,
       });
     }
     const lastPosition = stream.position(ok[ok.length - 1]!);
-    if (verified && window.firstPageOnly !== true) {
+    const onePosition = stream.position(ok[0]!) === lastPosition;
+    if (onePosition && continuing === undefined && !cursor.known && lastPosition > at && rejects.length === 0) {
+      await expectNothingBefore(stream, api, filters, request, lastPosition);
+    }
+    if (window.firstPageOnly !== true && cursor.unordered !== at && rejects.length === 0 && inPromisedOrder(stream, ok)) {
       // Keep the whole page and read on after it, skipping by offset the items of its last position.
-      const atLast = ok.filter((item) => stream.position(item) === lastPosition).length;
-      const offset = (lastPosition === cursor.position ? cursor.offset : 0) + atLast;
+      const offset = (lastPosition === at ? request.offset : 0) + ok.filter((item) => stream.position(item) === lastPosition).length;
       if (offset >= MAX_POSITION_PAGES * window.limit) throw pagingViolation(stream, request, `more than ${offset} items at ${stream.axis} ${lastPosition}`);
       const yielded = page(ok, lastPosition - 1n);
-      moveTo(cursor, lastPosition, offset, ok[ok.length - 1]);
+      moveTo(cursor, lastPosition, { offset, after: ok[ok.length - 1] });
       for (const item of ok) if (stream.position(item) === lastPosition) cursor.yielded.add(stream.key(item));
       return yielded;
     }
-    if (stream.position(ok[0]!) === lastPosition) {
+    if (onePosition) {
       // A whole page at one position, in no verified order: read it by counting, and yield it whole.
       const crowded = await readCrowdedPosition(stream, api, filters, { position: lastPosition, limit: window.limit, signal: window.signal });
       const done = lastPosition >= window.to;
@@ -134,15 +144,27 @@ async function nextPage<Item, Filters>(
       ok.filter((item) => stream.position(item) < lastPosition),
       lastPosition - 1n,
     );
-    moveTo(cursor, lastPosition);
+    moveTo(cursor, lastPosition, { known: true });
     return yielded;
   }
 }
 
+/**
+ * A full page of one position above the one asked from says nothing of the positions between (a
+ * page of several positions shows its order): one item asked for there must not exist.
+ */
+async function expectNothingBefore<Item, Filters>(stream: StreamDefinition<Item, Filters>, api: V3Api, filters: Filters, request: PageRequest, position: bigint): Promise<void> {
+  const probe = await fetchCheckedPage(stream, api, filters, { ...request, to: position - 1n, limit: 1, offset: 0 });
+  if (probe.received === 0) return;
+  const found = probe.ok[0] === undefined ? 'an item' : `${stream.axis} ${stream.position(probe.ok[0])}`;
+  throw pagingViolation(stream, request, `it began at ${stream.axis} ${position}, but ${found} lies between: the items are not in ascending order`);
+}
+
 /** Moves the cursor; the keys yielded at its position are kept only while it stays there. */
-function moveTo<Item>(cursor: Cursor<Item>, position: bigint, offset = 0, after?: Item): void {
+function moveTo<Item>(cursor: Cursor<Item>, position: bigint, next: { offset?: number; after?: Item; known?: boolean } = {}): void {
   if (position !== cursor.position) cursor.yielded.clear();
   cursor.position = position;
-  cursor.offset = offset;
-  cursor.after = after;
+  cursor.offset = next.offset ?? 0;
+  cursor.after = next.after;
+  cursor.known = next.known ?? false;
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ConfigError } from '../../core/errors.js';
+import { pagingFaultSchema } from './paging-faults.js';
 
 /** Probability per request, 0..1. */
 const rate = z.number().min(0).max(1);
@@ -28,6 +29,8 @@ export const faultProfileSchema = z.strictObject({
    * that the service always sends with a broken field, the same items on every request: dead letters.
    */
   invalidItems: rate.optional(),
+  /** Pages that break the paging contract (paging-faults.ts). */
+  paging: pagingFaultSchema.optional(),
   /** Log-normal extra latency per request. */
   latency: z
     .strictObject({ medianMs: z.number().positive(), p99Ms: z.number().positive() })

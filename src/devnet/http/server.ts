@@ -8,6 +8,7 @@ import { failureBody, successBody, withJsonRpc } from './envelope.js';
 import { FaultInjector, NO_FAULTS, type FaultKind, type FaultPlan } from './fault-plan.js';
 import { faultText, malformJson, withInvalidItems, withUnknownEnum, withUnknownFields } from './fault-transforms.js';
 import type { FaultProfile } from './faults.js';
+import { withPagingFaults } from './paging-faults.js';
 import { headerKey, readJsonBody, sendJson } from './http-io.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { ApiVersion, Network, RouteTable } from './types.js';
@@ -76,6 +77,7 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
     keyed: new RateLimiter({ rps: opts.keyRps ?? 10, now }),
   };
   const injector = opts.faults ? new FaultInjector(opts.faults, opts.random, now) : undefined;
+  const routes = opts.faults?.paging === undefined ? opts.routes : withPagingFaults(opts.routes, opts.faults.paging, opts.random);
   const closing = new AbortController();
   let sequence = 0;
 
@@ -98,7 +100,7 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
       if (!route) throw new ApiError(404, 'not found');
       const body = method === 'POST' ? await readJsonBody(req) : undefined;
       if (isJsonRpc(route)) rpcId = jsonRpcId(body);
-      const call = resolveCall(opts.routes, route, method, url.searchParams, body, req.headers);
+      const call = resolveCall(routes, route, method, url.searchParams, body, req.headers);
 
       plan = injector?.plan() ?? NO_FAULTS;
       if (plan.reset) return 'reset';
