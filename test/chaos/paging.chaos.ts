@@ -37,7 +37,8 @@ describe.each(SINKS)('2,500 items at one lt in a fresh order per request, into %
   it('stores every transaction and jetton transfer, exit 0', async () => {
     const { result, truth, sinkPath } = await runCrowded(work, kind, { ...CHAIN, crowd: CROWD });
     expect(result.code, describeResult(result)).toBe(0);
-    const snapshot = await readWarehouse(kind, sinkPath);
+    // The pipeline reads two streams: the tables of the others are not created in DuckDB.
+    const snapshot = await readWarehouse(kind, sinkPath, { partial: true });
     for (const diff of diffWarehouse(truth, snapshot.tables)) expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
   });
 
