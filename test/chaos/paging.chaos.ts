@@ -34,7 +34,7 @@ describe.each(faults.flatMap((fault) => SINKS.map((kind) => [fault, kind] as con
 });
 
 describe.each(SINKS)('2,500 items at one lt in a fresh order per request, into %s', (kind) => {
-  it('stores every transaction and jetton transfer, exit 0', async () => {
+  it('stores every transaction, jetton transfer and action (the actions one trace, committed whole), exit 0', async () => {
     const { result, truth, sinkPath } = await runCrowded(work, kind, { ...CHAIN, crowd: CROWD });
     expect(result.code, describeResult(result)).toBe(0);
     // The pipeline reads two streams: the tables of the others are not created in DuckDB.

@@ -33,12 +33,13 @@ describe.each<[PagingFault, SinkKind]>([
 });
 
 describe('1,500 items at one lt in a fresh order per request (as the service returns ties)', () => {
-  it('stores every transaction and jetton transfer of the crowded lt, exit 0', async () => {
+  it('stores every transaction, jetton transfer and action of the crowded lt (the actions one trace, committed whole), exit 0', async () => {
     const { result, truth, sinkPath } = await runCrowded(work, 'parquet', { ...CHAIN, crowd: CROWD });
     expect(result.code, describeResult(result)).toBe(0);
     const snapshot = await readWarehouse('parquet', sinkPath);
     for (const diff of diffWarehouse(truth, snapshot.tables)) expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
     expect(truth.get('transactions')).toHaveLength(CROWD + 4);
+    expect(truth.get('actions')).toHaveLength(CROWD + 4);
   });
 });
 
@@ -46,7 +47,7 @@ describe('1,500 items at one lt and a service that ignores offset', () => {
   it('exits 1 after a bounded number of requests, naming the endpoint, and stores nothing of that lt', async () => {
     const { result, truth, sinkPath } = await runCrowded(work, 'duckdb', { ...CHAIN, crowd: CROWD, ignoreOffset: true, stableTies: true });
     expect(result.code, describeResult(result)).toBe(1);
-    expect(result.stderr).toMatch(/chain-etl: \/api\/v3\/(transactions|jetton\/transfers)\?start_lt=(\d+)&end_lt=\2&limit=1000&offset=1000 broke the paging contract: it repeats the page at offset 0 of lt \2: the service ignores offset;/);
+    expect(result.stderr).toMatch(/chain-etl: \/api\/v3\/(transactions|jetton\/transfers|actions)\?start_lt=(\d+)&end_lt=\2&limit=1000&offset=1000 broke the paging contract: it repeats the page at offset 0 of lt \2: the service ignores offset;/);
     const snapshot = await readWarehouse('duckdb', sinkPath, { partial: true });
     for (const diff of diffWarehouse(truth, snapshot.tables)) expect({ ...mismatch(diff), missing: 0 }, describeDiff(diff)).toEqual(NO_MISMATCH);
     expect(snapshot.tables.get('transactions')!.length).toBeLessThan(100);

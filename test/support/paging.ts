@@ -16,6 +16,7 @@ import { createDevnetServer, type DevnetServer } from '../../src/devnet/http/ser
 import type { Handler } from '../../src/devnet/http/types.js';
 import { devnetRoutes } from '../../src/devnet/api/routes.js';
 import type { Row } from '../../src/load/sink.js';
+import { actionsStream } from '../../src/streams/actions.js';
 import { jettonTransfersStream } from '../../src/streams/jetton-transfers.js';
 import { transactionsStream } from '../../src/streams/transactions.js';
 import { streams } from '../../src/streams/index.js';
@@ -149,7 +150,7 @@ interface CrowdedService {
 }
 
 /**
- * The devnet's chain endpoints, with `/transactions` and `/jetton/transfers` serving a few items
+ * The devnet's chain endpoints, with `/transactions`, `/jetton/transfers` and `/actions` serving a few items
  * around one lt that holds `crowd` of each (more than a page), returned in a fresh random order per request (so
  * transactions break their (lt, account) order as well); `ignoreOffset` makes the lists ignore offset.
  */
@@ -160,10 +161,13 @@ export async function startCrowdedService(options: CrowdedOptions): Promise<Crow
   const crowdedLt = BigInt(block.blocks[0]!.start_lt) + 7n;
   const tx = callV3<{ transactions: Record<string, unknown>[] }>(api, 'transactions', { limit: 1, sort: 'asc' }).transactions[0]!;
   const transfer = callV3<{ jetton_transfers: Record<string, unknown>[] }>(api, 'jetton/transfers', { limit: 1, sort: 'asc' }).jetton_transfers[0]!;
+  const action = callV3<{ actions: Record<string, unknown>[] }>(api, 'actions', { limit: 1, sort: 'asc', include_accounts: true }).actions[0]!;
   const digest = (text: string): Buffer => createHash('sha256').update(`${options.seed}:${text}`).digest();
   const lts = [crowdedLt - 3n, crowdedLt - 3n, crowdedLt + 2n, crowdedLt + 9n, ...Array.from({ length: options.crowd }, () => crowdedLt)];
   const transactions = lts.map((at, i) => ({ ...tx, hash: digest(`tx${i}`).toString('base64'), account: `0:${digest(`account${i}`).toString('hex').toUpperCase()}`, lt: String(at), in_msg: null, out_msgs: [] }));
   const transfers = lts.map((at, i) => ({ ...transfer, transaction_hash: digest(`transfer${i}`).toString('base64'), transaction_lt: String(at) }));
+  // The crowded actions are one trace: split between two commits, its replacement would drop the first part.
+  const actions = lts.map((at, i) => ({ ...action, action_id: digest(`action${i}`).toString('base64'), trace_id: digest(`trace${at}`).toString('base64'), trace_end_lt: String(at) }));
   const random = options.stableTies === true ? () => 0 : seededRandom(options.seed);
   const list =
     (key: string, items: readonly Record<string, unknown>[], field: string): Handler =>
@@ -178,7 +182,15 @@ export async function startCrowdedService(options: CrowdedOptions): Promise<Crow
       return { [key]: keyed.slice(offset, offset + limit).map((k) => k.item), address_book: {} };
     };
   const server = await createDevnetServer({
-    routes: { v2: routes.v2, v3: { ...routes.v3, transactions: list('transactions', transactions, 'lt'), 'jetton/transfers': list('jetton_transfers', transfers, 'transaction_lt') } },
+    routes: {
+      v2: routes.v2,
+      v3: {
+        ...routes.v3,
+        transactions: list('transactions', transactions, 'lt'),
+        'jetton/transfers': list('jetton_transfers', transfers, 'transaction_lt'),
+        actions: list('actions', actions, 'trace_end_lt'),
+      },
+    },
     keys: new Map([[KEY, 'mainnet']]),
     keyRps: 1000,
     random: seededRandom(options.seed + 1),
@@ -188,6 +200,7 @@ export async function startCrowdedService(options: CrowdedOptions): Promise<Crow
     items: new Map<StreamDefinition, readonly Record<string, unknown>[]>([
       [transactionsStream as StreamDefinition, transactions],
       [jettonTransfersStream as StreamDefinition, transfers],
+      [actionsStream as StreamDefinition, actions],
     ]),
   };
 }
@@ -204,13 +217,13 @@ export function crowdedTruth(service: CrowdedService): Map<string, Row[]> {
   return rows;
 }
 
-/** A sync of transactions and jetton transfers against a crowded service. */
+/** A sync of transactions, jetton transfers and actions against a crowded service. */
 export async function runCrowded(work: Workspace, kind: SinkKind, options: CrowdedOptions): Promise<{ result: CliResult; truth: Map<string, Row[]>; sinkPath: string }> {
   const service = await startCrowdedService(options);
   try {
     const label = `crowded-${kind}${options.ignoreOffset === true ? '-no-offset' : ''}${options.stableTies === true ? '-stable' : ''}`;
     const sinkPath = work.sinkPath(kind, label);
-    const path = await writePipeline(work, label, pipeline(service.server.url, kind, sinkPath, ['transactions', 'jetton_transfers']));
+    const path = await writePipeline(work, label, pipeline(service.server.url, kind, sinkPath, ['transactions', 'jetton_transfers', 'actions']));
     const result = await runCli(['sync', path], { cwd: work.dir, timeoutMs: 60_000 });
     return { result, truth: crowdedTruth(service), sinkPath };
   } finally {
