@@ -22,12 +22,12 @@ export interface CrowdedPosition<Item> {
   readonly items: Item[];
   readonly rejects: Reject[];
   readonly addressBook: Record<string, unknown>;
-  /** Requests sent. */
-  readonly requests: number;
 }
 
 export interface CrowdedRequest {
   readonly position: bigint;
+  /** Valid items a page showed at the position: it holds no fewer. */
+  readonly atLeast: number;
   readonly limit: number;
   readonly signal?: AbortSignal;
 }
@@ -62,6 +62,9 @@ export async function readCrowdedPosition<Item, Filters>(
     previous = page;
   }
 
+  if (size < at.atLeast) {
+    throw pagingViolation(stream, request(0), `${stream.axis} ${at.position} showed ${at.atLeast} items in a page, but holds ${size} when read alone`);
+  }
   const budget = REQUESTS_PER_PAGE * Math.ceil(size / at.limit);
   for (let offset = 0; held.count < size; offset = offset + at.limit < size ? offset + at.limit : 0) {
     if (requests >= budget) {
@@ -81,7 +84,7 @@ export async function readCrowdedPosition<Item, Filters>(
   if (held.count > size) {
     throw pagingViolation(stream, request(0), `${held.count} distinct items arrived for ${stream.axis} ${at.position}, which holds ${size}`);
   }
-  return { items: held.items, rejects: held.rejects, addressBook: held.addressBook, requests };
+  return { items: held.items, rejects: held.rejects, addressBook: held.addressBook };
 }
 
 /** Whether two pages hold the same items in the same order. */

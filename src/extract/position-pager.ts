@@ -133,7 +133,7 @@ async function nextPage<Item, Filters>(
     }
     if (onePosition) {
       // A whole page at one position, in no verified order: read it by counting, and yield it whole.
-      const crowded = await readCrowdedPosition(stream, api, filters, { position: lastPosition, limit: window.limit, signal: window.signal });
+      const crowded = await readCrowdedPosition(stream, api, filters, { position: lastPosition, atLeast: ok.length, limit: window.limit, signal: window.signal });
       const done = lastPosition >= window.to;
       const yielded = page(crowded.items, lastPosition, done, crowded);
       moveTo(cursor, lastPosition + 1n);

@@ -30,6 +30,8 @@ interface Behaviour {
   readonly ignoreOffset?: boolean;
   readonly repeatPages?: boolean;
   readonly overLimit?: boolean;
+  /** Pages after the first of a position read alone repeat items of the first: the rest never arrives. */
+  readonly hidesTail?: boolean;
   /** The stream claims the by-id order within a position (as transactions claim (lt, account)). */
   readonly claimsOrder?: boolean;
   readonly seed?: number;
@@ -59,7 +61,8 @@ function fakeStream(rows: readonly Item[], behaviour: Behaviour, requests: PageR
       let ordered = keyed.map((k) => k.r);
       if (behaviour.descending === true) ordered = ordered.reverse();
       const offset = behaviour.ignoreOffset === true ? 0 : request.offset;
-      const page = ordered.slice(offset, offset + request.limit + (behaviour.overLimit === true ? 1 : 0));
+      let page = ordered.slice(offset, offset + request.limit + (behaviour.overLimit === true ? 1 : 0));
+      if (behaviour.hidesTail === true && request.from === request.to && offset > 0) page = ordered.slice(0, page.length);
       if (behaviour.ties === 'sortedPages') sortTies(page);
       const items = page.map((r) => ({ id: r.id, pos: String(r.pos) }));
       const answer = behaviour.repeatPages === true && previous !== undefined ? previous : items;
@@ -209,6 +212,15 @@ describe('pageWindow against a service that breaks the contract', () => {
     expect((shuffled.error as Error).message).toMatch(new RegExp(`more than ${MAX_POSITION_PAGES * 5} items at lt 3 .*: the service seems to ignore offset`));
     expect(shuffled.requests.length).toBeLessThanOrEqual(MAX_POSITION_PAGES + 1);
     expect(shuffled.pages).toEqual([]);
+  });
+});
+
+describe('a crowded position that cannot be completed', () => {
+  it('fails after its request budget instead of storing part of it', async () => {
+    const { error, requests, pages } = await read(rowsAt({ 4: 15 }), { ties: 'stable', hidesTail: true }, 10, 4n, 9n);
+    expect((error as Error).message).toMatch(/\?start_lt=4&end_lt=4&limit=10&offset=\d+ broke the paging contract: only 10 of the 15 items at lt 4 arrived in 40 requests \(its pages overlap: the order within a position changes between requests\);/);
+    expect(requests).toHaveLength(41);
+    expect(pages).toEqual([]);
   });
 });
 
