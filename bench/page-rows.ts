@@ -12,6 +12,6 @@ export function transactionPageRows(items: readonly TransactionItem[], addressBo
       for (const row of tableRows) list.push(row);
     }
   }
-  rows.set(addressesTable.name, addressRows(addressBook));
+  rows.set(addressesTable.name, addressRows(addressBook).ok);
   return rows;
 }

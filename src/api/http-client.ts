@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
 import { RetryableError } from '../core/errors.js';
+import { parseJson } from '../core/exact-json.js';
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, type BackoffOptions } from './backoff.js';
 import { DEFAULT_MAX_RESPONSE_MB, readCappedBody } from './body.js';
 import {
@@ -197,7 +198,7 @@ export class ApiClient {
     }
     const text = new TextDecoder().decode(body);
     try {
-      return JSON.parse(text);
+      return parseJson(text);
     } catch (cause) {
       const html = /html/i.test(contentType) || /^\s*</.test(text);
       const what = html ? `an HTML page` : `invalid JSON (${this.#redactor.redact(String(cause))})`;

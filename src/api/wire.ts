@@ -3,6 +3,7 @@
  * as decimal strings and leave as bigint; unknown fields and unknown enum values never reject.
  */
 import { z } from 'zod';
+import { storableProblem } from '../core/storable.js';
 import { nullish, refused, showInput, wireValue, type ValueParser, type WireProblem } from '../core/wire-value.js';
 import { activeRedactor } from './secret-scope.js';
 
@@ -24,16 +25,19 @@ function decimal(pattern: RegExp, what: string, min: bigint, max: bigint): Value
   };
 }
 
+/** Digits without leading zeros (canonical: "007" is refused, not read as 7). */
+const UNSIGNED = /^(?:0|[1-9]\d*)$/;
+
 /** u64 as a decimal string (lt, seqno-like counters) → bigint; digits only, at most 2^64−1. */
-export const uint64Decimal = decimal(/^\d+$/, 'an unsigned 64-bit integer as a decimal string', 0n, 2n ** 64n - 1n);
+export const uint64Decimal = decimal(UNSIGNED, 'an unsigned 64-bit integer as a decimal string', 0n, 2n ** 64n - 1n);
 export const uint64String = wireValue(uint64Decimal);
 
 /** Unsigned amount as a decimal string (nanoton, jetton amounts reach 2^120) → bigint, at most 2^256−1. */
-export const uint256Decimal = decimal(/^\d+$/, 'an unsigned integer as a decimal string', 0n, 2n ** 256n - 1n);
+export const uint256Decimal = decimal(UNSIGNED, 'an unsigned integer as a decimal string', 0n, 2n ** 256n - 1n);
 export const uint256String = wireValue(uint256Decimal);
 
 /** Signed 257-bit TVM-style integer as a decimal string → bigint, within ±2^255. */
-export const int256String = wireValue(decimal(/^-?\d+$/, 'a signed integer as a decimal string', -(2n ** 255n), 2n ** 255n - 1n));
+export const int256String = wireValue(decimal(/^(?:0|-?[1-9]\d*)$/, 'a signed integer as a decimal string', -(2n ** 255n), 2n ** 255n - 1n));
 
 /** Non-negative integer below 2^53 sent as a JSON number or a decimal string (block `gen_utime`) → number. */
 export const safeUint = z.union(
@@ -41,7 +45,7 @@ export const safeUint = z.union(
     z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     z
       .string()
-      .regex(/^\d{1,15}$/)
+      .regex(/^(?:0|[1-9]\d{0,14})$/)
       .transform(Number),
   ],
   { error: expected('a non-negative integer (number or decimal string)') },
@@ -100,13 +104,19 @@ export interface ParsedItems<T> {
 }
 
 /**
- * Validates each item on its own: an invalid item becomes a reject, the rest still parse. A reject
+ * Validates each item on its own: an invalid item becomes a reject, the rest still parse. An item
+ * holding text no sink can store as sent (a lone surrogate anywhere in it) is a reject too. A reject
  * is kept in the warehouse, so the secret scope's keys are redacted from it.
  */
 export function parseItems<S extends z.ZodType>(schema: S, items: readonly unknown[]): ParsedItems<z.output<S>> {
   const result: ParsedItems<z.output<S>> = { ok: [], rejects: [] };
   const redactor = activeRedactor();
   for (const raw of items) {
+    const unstorable = storableProblem(raw);
+    if (unstorable !== undefined) {
+      result.rejects.push({ raw: redactor.redactValue(raw), reason: redactor.redact(unstorable) });
+      continue;
+    }
     const parsed = schema.safeParse(raw);
     if (parsed.success) result.ok.push(parsed.data);
     else result.rejects.push({ raw: redactor.redactValue(raw), reason: redactor.redact(describeIssues(parsed.error)) });

@@ -1,6 +1,6 @@
 import type { DuckDBAppender, DuckDBValue } from '@duckdb/node-api';
 import type { z } from 'zod';
-import { checkedBy, nullish, wireValue, type ValueParser } from './wire-value.js';
+import { checkedBy, clipText, nullish, wireValue, type ValueParser } from './wire-value.js';
 
 /**
  * What a column holds, declared once: TS value type, wire parsing, DuckDB type, appender call,
@@ -98,9 +98,9 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
-  if (typeof value === 'string') return clip(JSON.stringify(value));
-  if (Array.isArray(value)) return `array(${value.length}) ${clip(safeJson(value))}`;
-  return `${typeof value} ${clip(safeJson(value))}`;
+  if (typeof value === 'string') return clipText(JSON.stringify(value));
+  if (Array.isArray(value)) return `array(${value.length}) ${clipText(safeJson(value))}`;
+  return `${typeof value} ${clipText(safeJson(value))}`;
 }
 
 function safeJson(value: unknown): string {
@@ -111,6 +111,3 @@ function safeJson(value: unknown): string {
   }
 }
 
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}

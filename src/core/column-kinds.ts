@@ -9,7 +9,9 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { describeValue, makeKind, type ColumnKind } from './column-kind.js';
-import { refused, type ValueParser } from './wire-value.js';
+import { exactJson, numberSource } from './exact-json.js';
+import { isWellFormedText, storableProblem } from './storable.js';
+import { WireProblem, refused, type ValueParser } from './wire-value.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -26,19 +28,28 @@ const BASE64_HASH = /^[A-Za-z0-9+/]{43}=$/;
 const RAW_ADDRESS = /^-?\d{1,10}:[0-9A-F]{64}$/;
 const VARCHAR_LIST = LIST(VARCHAR);
 
-const DECIMAL_INTEGER = /^-?\d+$/;
+/** An integer as its canonical decimal text: no plus, no leading zeros, no -0, no fraction or exponent. */
+const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d*)$/;
+const INTEGER = 'an integer (JSON number or decimal string; no leading zeros, fraction, exponent or -0)';
 
-/** Integers arrive as JSON strings (lt, amounts) or, when small, as numbers. */
+/** The canonical decimal text of a wire integer: a string as sent, or a JSON number's source text. */
+function integerText(input: unknown): string | undefined {
+  const text = typeof input === 'string' ? input : numberSource(input);
+  return text !== undefined && CANONICAL_INTEGER.test(text) ? text : undefined;
+}
+
+/** Integers arrive as JSON strings (lt, amounts) or as JSON numbers; both are converted from the text sent, so exactly. */
 const wireInteger: ValueParser<bigint> = (input) => {
-  if (typeof input === 'string' ? DECIMAL_INTEGER.test(input) : Number.isInteger(input)) return BigInt(input as string | number);
-  return refused('a decimal integer string', input);
+  const text = integerText(input);
+  return text === undefined ? refused(INTEGER, input) : BigInt(text);
 };
 
-/** Small integers and unix seconds: a JSON number or a decimal string. */
+/** Small integers and unix seconds: a JSON number or a decimal string, refused beyond 2^53 rather than rounded. */
 const wireNumber: ValueParser<number> = (input) => {
-  if (Number.isInteger(input)) return input as number;
-  if (typeof input === 'string' && DECIMAL_INTEGER.test(input)) return Number(input);
-  return refused('an integer (number or decimal string)', input);
+  const text = integerText(input);
+  if (text === undefined) return refused(INTEGER, input);
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : refused(`${INTEGER} below 2^53`, input);
 };
 
 const wireString: ValueParser<string> = (input) => (typeof input === 'string' ? input : refused('a string', input));
@@ -61,14 +72,21 @@ function readBigint(kind: string) {
   };
 }
 
-function isJsonText(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && isWellFormedText(value);
+}
+
+/** JSON text that DuckDB's JSON reader takes: it parses, and no string or key in it holds a lone surrogate. */
+function isStorableJson(value: unknown): value is string {
+  if (!isText(value)) return false;
+  let parsed: unknown;
   try {
-    JSON.parse(value);
-    return true;
+    parsed = JSON.parse(value);
   } catch {
     return false;
   }
+  // Only a \u escape can write a lone surrogate into well-formed text.
+  return !value.includes('\\u') || storableProblem(parsed) === undefined;
 }
 
 /** UTF-8 text. */
@@ -77,8 +95,8 @@ export const text: ColumnKind<string> = makeKind({
   sqlType: 'VARCHAR',
   parquetType: 'BYTE_ARRAY (UTF8)',
   kindDoc: 'Text.',
-  expected: 'a string',
-  is: (v): v is string => typeof v === 'string',
+  expected: 'a string of well-formed text (no lone surrogate)',
+  is: isText,
   fromWire: wireString,
   append: (a, v) => a.appendVarchar(v),
   read: readString('text'),
@@ -188,9 +206,12 @@ export const json: ColumnKind<string> = makeKind({
   sqlType: 'JSON',
   parquetType: 'BYTE_ARRAY (JSON)',
   kindDoc: "JSON text; query with DuckDB's JSON functions (->, ->>, json_extract).",
-  expected: 'a string holding valid JSON',
-  is: isJsonText,
-  fromWire: (input) => JSON.stringify(input) ?? 'null',
+  expected: 'a string holding valid JSON without lone surrogates',
+  is: isStorableJson,
+  fromWire: (input) => {
+    const problem = storableProblem(input);
+    return problem === undefined ? exactJson(input) : new WireProblem(problem);
+  },
   append: (a, v) => a.appendVarchar(v),
   read: readString('json'),
 });
@@ -201,10 +222,9 @@ export const textList: ColumnKind<readonly string[]> = makeKind({
   sqlType: 'VARCHAR[]',
   parquetType: 'LIST<BYTE_ARRAY (UTF8)>',
   kindDoc: 'List of text values.',
-  expected: 'an array of strings',
-  is: (v): v is readonly string[] => Array.isArray(v) && v.every((item) => typeof item === 'string'),
-  fromWire: (input) =>
-    Array.isArray(input) && input.every((item) => typeof item === 'string') ? (input as string[]) : refused('an array of strings', input),
+  expected: 'an array of strings of well-formed text',
+  is: (v): v is readonly string[] => Array.isArray(v) && v.every(isText),
+  fromWire: (input) => (Array.isArray(input) && input.every((item) => typeof item === 'string') ? (input as string[]) : refused('an array of strings', input)),
   append: (a, v) => a.appendList(listValue(v), VARCHAR_LIST),
   read: (v) => {
     if (!(v instanceof DuckDBListValue)) throw readFailure('textList', v);

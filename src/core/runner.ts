@@ -19,6 +19,7 @@ import { PageBudget } from '../extract/page-budget.js';
 import { addressesTable, addressRows } from '../streams/addresses.js';
 import { FatalError } from './errors.js';
 import { GroupCommitter } from './group-commit.js';
+import { exactJson } from './exact-json.js';
 
 export interface StreamJob {
   readonly stream: StreamDefinition;
@@ -224,8 +225,9 @@ function toBatch(job: StreamJob, page: Page<unknown>): Batch {
       count += tableRows.length;
     }
   }
-  add(addressesTable.name, addressRows(page.addressBook));
+  const book = addressRows(page.addressBook);
+  add(addressesTable.name, book.ok);
   const params = JSON.stringify({ ...page.request, filters: job.filters ?? null });
-  const rejects = page.rejects.map((r) => ({ endpoint: job.stream.endpoint, params, raw: JSON.stringify(r.raw), reason: r.reason }));
+  const rejects = [...page.rejects, ...book.rejects].map((r) => ({ endpoint: job.stream.endpoint, params, raw: exactJson(r.raw), reason: r.reason }));
   return { rows, rejects, count };
 }

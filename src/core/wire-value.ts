@@ -6,6 +6,7 @@
  * schemas, `parseItems` and the reject reasons use as before.
  */
 import { z } from 'zod';
+import { exactJson } from './exact-json.js';
 
 /** What a parser returns for a value it refuses: the message of the issue. */
 export class WireProblem {
@@ -24,8 +25,14 @@ export function refused(what: string, input: unknown): WireProblem {
 export function showInput(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'bigint') return `${value}`;
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return clipText(exactJson(value));
+}
+
+/** `text` cut to 80 characters with `...`, never between the two halves of a surrogate pair. */
+export function clipText(text: string): string {
+  if (text.length <= 80) return text;
+  const high = text.charCodeAt(76);
+  return `${text.slice(0, high >= 0xd800 && high <= 0xdbff ? 76 : 77)}...`;
 }
 
 /** `parse`, then `problem` (a column kind's check) of the value it made. */

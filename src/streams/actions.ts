@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { V3Page } from '../api/v3.js';
 import { finality, looseObject } from '../api/wire.js';
 import { amount, bool, hash, int32, json, rawAddress, text, textList, timestamptz, uint64 } from '../core/column-kinds.js';
+import { exactJson } from '../core/exact-json.js';
 import { defineStream } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -239,7 +240,7 @@ function actionRow(action: ActionItem): ActionRow {
     trace_external_hash_norm: action.trace_external_hash_norm,
     tx_hashes: action.transactions,
     ...action.lifted,
-    details: action.details === undefined || action.details === null ? null : JSON.stringify(action.details),
+    details: action.details === undefined || action.details === null ? null : exactJson(action.details),
     finality: action.finality,
   };
 }

@@ -1,10 +1,13 @@
 /**
  * The `addresses` dimension: every address-book entry seen in any response, upserted, so analysts
- * can join raw addresses to their user-friendly form, DNS name and interfaces.
+ * can join raw addresses to their user-friendly form, DNS name and interfaces. Entries are validated
+ * one by one: a bad entry is a reject of its own and the rest of the book still loads.
  */
-import { addressBook } from '../api/wire.js';
+import { z } from 'zod';
+import { addressBookEntry, parseItems, type ParsedItems } from '../api/wire.js';
 import { rawAddress, text, textList } from '../core/column-kinds.js';
 import { defineTable, type RowOf } from '../core/table.js';
+import { showInput } from '../core/wire-value.js';
 
 export const addressesTable = defineTable({
   name: 'addresses',
@@ -18,17 +21,21 @@ export const addressesTable = defineTable({
   primaryKey: ['address'],
 });
 
-const lenientBook = addressBook.catch({});
+type AddressRow = RowOf<typeof addressesTable>;
 
-/** Rows for an `address_book` object; entries whose key is not a raw address are skipped. */
-export function addressRows(book: unknown): RowOf<typeof addressesTable>[] {
-  if (book === undefined || book === null) return [];
-  const parsed = lenientBook.parse(book);
-  const rows: RowOf<typeof addressesTable>[] = [];
-  for (const [address, entry] of Object.entries(parsed)) {
-    if (rawAddress.problem(address) !== undefined) continue;
-    rows.push({ address, user_friendly: entry.user_friendly, domain: entry.domain, interfaces: entry.interfaces });
+/** One entry of a book as validated (and as a reject shows it): its key and its value. */
+const bookEntry = z
+  .object({ address: rawAddress.wire, entry: addressBookEntry })
+  .transform(({ address, entry }): AddressRow => ({ address, user_friendly: entry.user_friendly, domain: entry.domain, interfaces: entry.interfaces }));
+
+/** Rows for an `address_book` object, and a reject (`{address, entry}`) for each entry that is not valid. */
+export function addressRows(book: unknown): ParsedItems<AddressRow> {
+  if (book === undefined || book === null) return { ok: [], rejects: [] };
+  if (typeof book !== 'object' || Array.isArray(book)) {
+    return { ok: [], rejects: [{ raw: { address_book: book }, reason: `address_book: expected an object of entries by raw address, got ${showInput(book)}` }] };
   }
-  return rows;
+  return parseItems(
+    bookEntry,
+    Object.entries(book).map(([address, entry]) => ({ address, entry })),
+  );
 }
-
