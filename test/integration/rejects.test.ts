@@ -11,22 +11,19 @@ import { INVALID_VALUE, isInvalidItem, itemIdentity } from '../../src/devnet/htt
 import { streams } from '../../src/streams/index.js';
 import { ensureBuilt } from '../support/build.js';
 import {
-  FIRST_MC,
   NO_MISMATCH,
   describeDiff,
   describeResult,
   diffWarehouse,
   expectedWarehouse,
   makeWorkspace,
-  mcBlock,
   messageLines,
   mismatch,
-  positionAt,
   readWarehouse,
   runCli,
   startTestDevnet,
+  syncedBounds,
   truthItems,
-  type Bounds,
   type SinkKind,
   type Snapshot,
   type TestDevnet,
@@ -51,14 +48,6 @@ afterAll(async () => {
 
 const invalid = (raw: unknown): boolean => isInvalidItem(raw, INVALID_FRACTION);
 
-/** From the pipeline's first block up to each stream's checkpoint (empty without one). */
-const syncedBounds =
-  (snapshot: Snapshot) =>
-  (stream: StreamDefinition): Bounds => {
-    const from = positionAt(mcBlock(devnet, FIRST_MC), stream);
-    return { from, to: snapshot.checkpoints.get(stream.name) ?? from - 1n };
-  };
-
 /** Identities of the stream's items in each place: its main table, and the rejects (parsed from their raw JSON). */
 function placesOf(snapshot: Snapshot, stream: StreamDefinition): { table: string[]; rejects: string[] } {
   const main = stream.tables[0]!;
@@ -70,7 +59,7 @@ function placesOf(snapshot: Snapshot, stream: StreamDefinition): { table: string
 }
 
 function expectEveryItemInExactlyOnePlace(snapshot: Snapshot): void {
-  const boundsOf = syncedBounds(snapshot);
+  const boundsOf = syncedBounds(devnet, snapshot);
   for (const diff of diffWarehouse(expectedWarehouse(devnet, boundsOf, (raw) => !invalid(raw)), snapshot.tables)) {
     expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
   }
@@ -133,7 +122,7 @@ describe('sync --strict', () => {
     expect(snapshot.rejects).toBe(0);
     expect(snapshot.runs.map((run) => run.status)).toEqual(['failed']);
     // What was committed before the failure is still a consistent prefix of the valid truth.
-    for (const diff of diffWarehouse(expectedWarehouse(devnet, syncedBounds(snapshot), (raw) => !invalid(raw)), snapshot.tables)) {
+    for (const diff of diffWarehouse(expectedWarehouse(devnet, syncedBounds(devnet, snapshot), (raw) => !invalid(raw)), snapshot.tables)) {
       expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
     }
   });

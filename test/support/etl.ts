@@ -309,6 +309,14 @@ function truthEntries(devnet: Devnet, stream: StreamDefinition): TruthEntry[] {
   return entries;
 }
 
+/** Bounds of what a sync stored: from the devnet's first block up to each stream's checkpoint (empty without one). */
+export function syncedBounds(devnet: Devnet, snapshot: Pick<Snapshot, 'checkpoints'>): (stream: StreamDefinition) => Bounds {
+  return (stream) => {
+    const from = positionAt(mcBlock(devnet, FIRST_MC), stream);
+    return { from, to: snapshot.checkpoints.get(stream.name) ?? from - 1n };
+  };
+}
+
 /** Truth items of a stream in `bounds`, as the devnet renders them. */
 export function truthItems(devnet: Devnet, stream: StreamDefinition, bounds: Bounds): unknown[] {
   return truthEntries(devnet, stream)

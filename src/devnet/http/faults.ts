@@ -31,6 +31,8 @@ export const faultProfileSchema = z.strictObject({
   invalidItems: rate.optional(),
   /** Pages that break the paging contract (paging-faults.ts). */
   paging: pagingFaultSchema.optional(),
+  /** Fraction of list items and address-book entries sent with one bad value each, the same on every request (value-faults.ts). */
+  badValues: rate.optional(),
   /** Log-normal extra latency per request. */
   latency: z
     .strictObject({ medianMs: z.number().positive(), p99Ms: z.number().positive() })

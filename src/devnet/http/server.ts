@@ -9,6 +9,7 @@ import { FaultInjector, NO_FAULTS, type FaultKind, type FaultPlan } from './faul
 import { faultText, malformJson, withInvalidItems, withUnknownEnum, withUnknownFields } from './fault-transforms.js';
 import type { FaultProfile } from './faults.js';
 import { withPagingFaults } from './paging-faults.js';
+import { withBadValues, withRawNumbers } from './value-faults.js';
 import { headerKey, readJsonBody, sendJson } from './http-io.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { ApiVersion, Network, RouteTable } from './types.js';
@@ -110,12 +111,13 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
       }
       let payload = await call.handler(call.request);
       if (opts.faults?.invalidItems !== undefined) payload = withInvalidItems(payload, opts.faults.invalidItems);
+      if (opts.faults?.badValues !== undefined) payload = withBadValues(payload, opts.faults.badValues);
       if (plan.unknownFields) payload = withUnknownFields(payload);
       if (plan.unknownEnum) payload = withUnknownEnum(payload);
       const extra = `${(now() / 1000).toFixed(3)}:0:${++sequence}`;
       const text = JSON.stringify(envelope(successBody(version, payload, extra))) as string | undefined;
       if (text === undefined) throw new Error(`handler of ${route.endpoint} returned no JSON value`);
-      return { status: 200, text, plan, faults: bodyFaults(plan) };
+      return { status: 200, text: opts.faults?.badValues === undefined ? text : withRawNumbers(text), plan, faults: bodyFaults(plan) };
     } catch (err) {
       if (err instanceof ApiError) return fail(err);
       return fail(new ApiError(500, `internal error: ${(err as Error).message}`));
