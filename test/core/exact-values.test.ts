@@ -62,8 +62,8 @@ describe('parseJson keeps every number as the text it was sent as', () => {
 
   it('returns what JSON.parse returns for any body whose numbers a double holds exactly', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), (value) => {
-        const body = JSON.stringify(value);
+      fc.property(fc.jsonValue(), fc.constantFrom(undefined, 2, '\t'), (value, indent) => {
+        const body = JSON.stringify(value, null, indent);
         expect(parseJson(body)).toEqual(JSON.parse(body));
       }),
       RUNS,

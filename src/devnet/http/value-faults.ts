@@ -17,6 +17,11 @@ export const LONE_SURROGATE = '\ud800';
 export type ItemPoison = 'bigInteger' | 'fraction' | 'loneSurrogate';
 export type EntryPoison = 'wrongType' | 'loneSurrogate';
 
+/** What stands for a number `JSON.stringify` cannot write until `withRawNumbers`. */
+const RAW_MARKER = '\u0000devnet-raw-number:';
+/** How `JSON.stringify` writes a marker: quoted, its NUL escaped. */
+const WRITTEN_MARKER = /"\\u0000devnet-raw-number:([-+.\deE]+)"/g;
+
 type JsonObject = Record<string, unknown>;
 
 /** Where each poison goes in an item, by the identity field that names its stream. */
@@ -117,10 +122,6 @@ export function withBadValues(payload: unknown, fraction: number): unknown {
   }
   return out;
 }
-
-const RAW_MARKER = '\u0000devnet-raw-number:';
-/** How `JSON.stringify` writes a marker: quoted, its NUL escaped. */
-const WRITTEN_MARKER = /"\\u0000devnet-raw-number:([-+.\deE]+)"/g;
 
 /** A JSON number `JSON.stringify` cannot write (beyond 2^53, a fraction written as sent): a marker until `withRawNumbers`. */
 function rawNumber(text: string): string {
