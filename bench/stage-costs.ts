@@ -2,7 +2,7 @@
  * Where the ETL's CPU per transaction goes, stage by stage, on saved /api/v3/transactions pages
  * (benchmark 3 saves them): the same functions the CLI runs, called one stage at a time over every
  * page, each stage timed with process.cpuUsage() (the whole process, DuckDB's threads included).
- *   parse     read the file, JSON.parse
+ *   parse     read the file, parseJson (JSON.parse plus the exact-number scan, as the client does)
  *   validate  the stream's zod item schema (parseItems)
  *   toRows    transactions + messages rows, and address-book rows
  *   check     prepareTable: every value checked against its column kind again, dedup by key
@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseItems } from '../src/api/wire.js';
+import { parseJson } from '../src/core/exact-json.js';
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
 import { addressesTable } from '../src/streams/addresses.js';
 import { DuckDBSink } from '../src/load/duckdb-sink.js';
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   let page = 0;
   // Page by page, as the CLI does, so the heap holds about one page (GC is charged to the stage that triggers it).
   for (const name of files) {
-    const body = time('parse', () => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { transactions: unknown[]; address_book: unknown });
+    const body = time('parse', () => parseJson(readFileSync(join(dir, name), 'utf8')) as { transactions: unknown[]; address_book: unknown });
     const items = time('validate', () => parseItems(transactionsStream.item, body.transactions).ok as TransactionItem[]);
     transactions += items.length;
     const batch = time('toRows', () => transactionPageRows(items, body.address_book));

@@ -16,8 +16,11 @@ const expected =
     `expected ${what}, got ${showInput(issue.input)}`;
 
 function decimal(pattern: RegExp, what: string, min: bigint, max: bigint): ValueParser<bigint> {
+  const maxLength = Math.max(String(min).length, String(max).length);
   return (input) => {
     if (typeof input !== 'string' || !pattern.test(input)) return refused(what, input);
+    // A longer text is out of range; BigInt's parse time grows with the square of the length.
+    if (input.length > maxLength) return refused(`${what} ≤ ${max}`, input);
     const value = BigInt(input);
     if (value < min) return refused(`${what} ≥ ${min}`, value);
     if (value > max) return refused(`${what} ≤ ${max}`, value);

@@ -183,6 +183,16 @@ describe('integer kinds: exact or rejected', () => {
     }
   });
 
+  it('a million digits are refused at once, not parsed', () => {
+    const digits = '9'.repeat(1_000_000);
+    const started = performance.now();
+    for (const wire of [int64.wire, amount.wire, lt, uint64.wire] as z.ZodType[]) {
+      expect(wire.safeParse(digits).success).toBe(false);
+      expect(wire.safeParse(parseJson(digits)).success).toBe(false);
+    }
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
   it('generated: any JSON number token is either an exact integer of int64 or refused', () => {
     fc.assert(
       fc.property(numberToken, (token) => {
