@@ -3,6 +3,7 @@
  * as decimal strings and leave as bigint; unknown fields and unknown enum values never reject.
  */
 import { z } from 'zod';
+import { JsonNumber } from '../core/exact-json.js';
 import { storableProblem } from '../core/storable.js';
 import { nullish, refused, showInput, wireValue, type ValueParser, type WireProblem } from '../core/wire-value.js';
 import { activeRedactor } from './secret-scope.js';
@@ -120,7 +121,7 @@ export function parseItems<S extends z.ZodType>(schema: S, items: readonly unkno
       result.rejects.push({ raw: redactor.redactValue(raw), reason: redactor.redact(unstorable) });
       continue;
     }
-    const parsed = schema.safeParse(raw);
+    const parsed = schema.safeParse(raw, { reportInput: true });
     if (parsed.success) result.ok.push(parsed.data);
     else result.rejects.push({ raw: redactor.redactValue(raw), reason: redactor.redact(describeIssues(parsed.error)) });
   }
@@ -129,5 +130,11 @@ export function parseItems<S extends z.ZodType>(schema: S, items: readonly unkno
 
 /** One line per failure: `path.to.field: message; …`. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.map(String).join('.') || '(item)'}: ${issue.message}`).join('; ');
+  return error.issues.map((issue) => `${issue.path.map(String).join('.') || '(item)'}: ${issueMessage(issue)}`).join('; ');
+}
+
+/** zod's message, except that a JSON number kept as text (`JsonNumber`) is named by that text. */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const input: unknown = issue.input;
+  return issue.code === 'invalid_type' && input instanceof JsonNumber ? `expected ${issue.expected}, got the JSON number ${input.source}` : issue.message;
 }

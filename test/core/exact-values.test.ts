@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { parseItems } from '../../src/api/wire.js';
 import { amount, int32, int64, json, text, textList, timestamptz, uint64 } from '../../src/core/column-kinds.js';
 import type { ColumnKind } from '../../src/core/column-kind.js';
@@ -84,6 +84,12 @@ describe('parseJson keeps every number as the text it was sent as', () => {
       'text 18446744073709551615',
       100,
     ]);
+  });
+
+  it('names a JSON number kept as text by that text where a plain zod schema refuses it', () => {
+    const item = parseJson('{"type":9007199254740993,"n":1.0,"ok":"x"}');
+    const { rejects } = parseItems(z.object({ type: z.string(), n: z.number(), ok: z.string() }), [item]);
+    expect(rejects.map((r) => r.reason)).toEqual(['type: expected string, got the JSON number 9007199254740993; n: expected number, got the JSON number 1.0']);
   });
 
   it('still throws on invalid JSON', () => {
