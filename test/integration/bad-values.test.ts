@@ -24,6 +24,7 @@ import {
   describeResult,
   diffWarehouse,
   makeWorkspace,
+  messageLines,
   mismatch,
   openWarehouse,
   readWarehouse,
@@ -151,5 +152,23 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('bad values into %s', (kind) => {
     const second = await runCli(['sync', pipeline], { cwd: work.dir });
     expect(second.code, describeResult(second)).toBe(0);
     await expectOneRowPerBadValue(kind, sinkPath);
+
+    const status = await runCli(['status', pipeline, '--json'], { cwd: work.dir });
+    expect(status.code, describeResult(status)).toBe(0);
+    expect((JSON.parse(status.stdout) as { rejects: number }).rejects).toBe((await readWarehouse(kind, sinkPath, { glob: false })).rejects);
+  });
+});
+
+describe('sync --strict with bad values', () => {
+  it('exits 1 on the first bad value, naming the field and the value', async () => {
+    const sinkPath = work.sinkPath('duckdb', 'strict');
+    const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, name: 'strict.yaml' });
+    const result = await runCli(['sync', pipeline, '--strict'], { cwd: work.dir });
+    expect(result.code, describeResult(result)).toBe(1);
+    const lines = messageLines(result.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^chain-etl: \d+ item\(s\) from \/api\/v3\/[a-z/]+ failed validation \(first: [a-z_.]+: (Invalid input: )?expected (an integer|well-formed text|keys of well-formed text|array).*, (got|received) .+\); run without --strict to keep them in _etl_rejects and load the rest$/,
+    );
   });
 });
