@@ -17,11 +17,11 @@ import {
   diffWarehouse,
   expectedWarehouse,
   makeWorkspace,
-  messageLines,
   mismatch,
   readWarehouse,
   runCli,
   startTestDevnet,
+  strictSyncFailure,
   syncedBounds,
   truthItems,
   type SinkKind,
@@ -109,13 +109,8 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('broken items into %s', (kind) =>
 
 describe('sync --strict', () => {
   it('exits 1 on the first broken item, naming it and the way out, and commits nothing of that page', async () => {
-    const sinkPath = work.sinkPath('duckdb', 'strict');
-    const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, name: 'strict.yaml' });
-    const result = await runCli(['sync', pipeline, '--strict'], { cwd: work.dir });
-    expect(result.code, describeResult(result)).toBe(1);
-    const lines = messageLines(result.stderr);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(
+    const { line, sinkPath } = await strictSyncFailure(devnet, work);
+    expect(line).toMatch(
       /^chain-etl: \d+ item\(s\) from \/api\/v3\/[a-z/]+ failed validation \(first: .+\); run without --strict to keep them in _etl_rejects and load the rest$/,
     );
     const snapshot = await readWarehouse('duckdb', sinkPath);
