@@ -1,3 +1,5 @@
+import { JsonNumber } from '../core/exact-json.js';
+
 /** Stand-in for the API key wherever text from outside (server bodies, library errors) might echo it. */
 export const REDACTED = '[redacted]';
 
@@ -127,7 +129,8 @@ export class Redactor {
   redactValue(value: unknown, depth = 0): unknown {
     if (this.empty) return value;
     if (typeof value === 'string') return this.redact(value);
-    if (typeof value !== 'object' || value === null || depth > 64) return value;
+    // A JSON number kept as its text (digits, sign, point, exponent) holds no piece of a key.
+    if (typeof value !== 'object' || value === null || value instanceof JsonNumber || depth > 64) return value;
     if (Array.isArray(value)) return value.map((item) => this.redactValue(item, depth + 1));
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [this.redact(key), this.redactValue(item, depth + 1)]));
   }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { addressBookEntry, parseItems, type ParsedItems } from '../api/wire.js';
 import { rawAddress, text, textList } from '../core/column-kinds.js';
 import { defineTable, type RowOf } from '../core/table.js';
-import { showInput } from '../core/wire-value.js';
+import { refused, wireValue } from '../core/wire-value.js';
 
 export const addressesTable = defineTable({
   name: 'addresses',
@@ -28,12 +28,13 @@ const bookEntry = z
   .object({ address: rawAddress.wire, entry: addressBookEntry })
   .transform(({ address, entry }): AddressRow => ({ address, user_friendly: entry.user_friendly, domain: entry.domain, interfaces: entry.interfaces }));
 
+/** What a book that is not an object at all becomes: one reject. */
+const notABook = z.object({ address_book: wireValue((input) => refused('an object of entries by raw address', input)) });
+
 /** Rows for an `address_book` object, and a reject (`{address, entry}`) for each entry that is not valid. */
 export function addressRows(book: unknown): ParsedItems<AddressRow> {
   if (book === undefined || book === null) return { ok: [], rejects: [] };
-  if (typeof book !== 'object' || Array.isArray(book)) {
-    return { ok: [], rejects: [{ raw: { address_book: book }, reason: `address_book: expected an object of entries by raw address, got ${showInput(book)}` }] };
-  }
+  if (typeof book !== 'object' || Array.isArray(book)) return { ok: [], rejects: parseItems(notABook, [{ address_book: book }]).rejects };
   return parseItems(
     bookEntry,
     Object.entries(book).map(([address, entry]) => ({ address, entry })),

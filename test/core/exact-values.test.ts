@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { registerSecret, withSecretScope } from '../../src/api/secret-scope.js';
 import { parseItems } from '../../src/api/wire.js';
 import { amount, int32, int64, json, text, textList, timestamptz, uint64 } from '../../src/core/column-kinds.js';
 import type { ColumnKind } from '../../src/core/column-kind.js';
@@ -90,6 +91,16 @@ describe('parseJson keeps every number as the text it was sent as', () => {
     const item = parseJson('{"type":9007199254740993,"n":1.0,"ok":"x"}');
     const { rejects } = parseItems(z.object({ type: z.string(), n: z.number(), ok: z.string() }), [item]);
     expect(rejects.map((r) => r.reason)).toEqual(['type: expected string, got the JSON number 9007199254740993; n: expected number, got the JSON number 1.0']);
+  });
+
+  it('a reject keeps its numbers exact while the secret scope redacts the key from it', () => {
+    const key = 'very-secret-api-key';
+    const rejects = withSecretScope(() => {
+      registerSecret(key);
+      const item = parseJson(`{"gas":9007199254740993,"note":"${key}\\ud800"}`);
+      return parseItems(z.object({ gas: z.string() }), [item]).rejects;
+    });
+    expect(rejects.map((r) => [exactJson(r.raw), r.reason])).toEqual([['{"gas":9007199254740993,"note":"[redacted]\\ud800"}', 'note: expected well-formed text, got "[redacted]\\ud800" (a lone surrogate U+D800)']]);
   });
 
   it('still throws on invalid JSON', () => {
