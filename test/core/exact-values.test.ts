@@ -14,7 +14,9 @@ import type { ColumnKind } from '../../src/core/column-kind.js';
 import { JsonNumber, exactJson, numberSource, parseJson } from '../../src/core/exact-json.js';
 import { storableProblem } from '../../src/core/storable.js';
 import { defineTable } from '../../src/core/table.js';
-import { createSink, warehouseReader, type SinkKind } from '../../src/load/open-sink.js';
+import { DuckDBSink } from '../../src/load/duckdb-sink.js';
+import { warehouseReader, type SinkKind } from '../../src/load/open-sink.js';
+import { ParquetSink } from '../../src/load/parquet-sink.js';
 import { addressRows } from '../../src/streams/addresses.js';
 import { lt } from '../../src/transform/fields.js';
 import { useTempDir } from '../load/temp-dir.js';
@@ -294,7 +296,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('what %s stores', (kind) => {
 
   it('NUL, control characters and non-characters read back equal in text, lists and JSON (keys and values); a BOM is stored as its bytes', async () => {
     const dir = await tempDir();
-    const sink = createSink(kind, join(dir, kind === 'duckdb' ? 'w.duckdb' : 'pq'));
+    const sink = kind === 'duckdb' ? new DuckDBSink({ path: join(dir, 'w.duckdb') }) : new ParquetSink({ path: join(dir, 'pq') });
     try {
       await sink.open([probeTable]);
       const rows = [...KEPT, '\ufeffbom'].map((s, i) => ({ id: String(i), s, l: [s], j: JSON.stringify({ [s]: s }) }));
