@@ -1,0 +1,99 @@
+/**
+ * A warehouse opened only to read it, as `status` does: the DuckDB file read-only (readers share its
+ * lock, so a notebook's connection does not stand in the way; a writer's lock does), or a Parquet
+ * folder through its manifest, without its writer lock. Nothing is created, locked for writing or
+ * changed; a path that holds no warehouse is refused.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DuckDBInstance, quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlCheckpoints, etlMeta, etlRejects, etlRuns } from '../core/bookkeeping.js';
+import { ConfigError } from '../core/errors.js';
+import { SchemaVersionError } from '../core/schema-errors.js';
+import type { AnyTable } from '../core/table.js';
+import { openDuckDBFile } from './duckdb-open.js';
+import { MANIFEST_FILE, readManifest } from './parquet-manifest.js';
+import { manifestViewsSql } from './parquet-views.js';
+import type { SinkKind } from './open-sink.js';
+
+export interface ReadOnlyWarehouse {
+  /** Checkpoint rows: stream → the stored text. */
+  readonly checkpoints: ReadonlyMap<string, string>;
+  /** Rows of a table; 0 for a table the warehouse does not hold yet. */
+  count(table: string): Promise<number>;
+  /** The last `limit` runs, newest first, as JSON-ready values. */
+  recentRuns(limit: number): Promise<Record<string, unknown>[]>;
+  close(): void;
+}
+
+/** Opens the warehouse of `kind` at `path` for reading `tables` (and the bookkeeping). */
+export async function openReadOnlyWarehouse(kind: SinkKind, path: string, tables: readonly AnyTable[]): Promise<ReadOnlyWarehouse> {
+  if (!existsSync(path)) throw new ConfigError(`no warehouse at ${path}: check sink.path (or --out); status creates nothing`);
+  return kind === 'duckdb' ? openDuckDB(path) : openParquet(path, tables);
+}
+
+async function openDuckDB(path: string): Promise<ReadOnlyWarehouse> {
+  const instance = await openDuckDBFile(path, { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  const close = (): void => {
+    connection.closeSync();
+    instance.closeSync();
+  };
+  try {
+    const present = new Set(
+      (await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'"))
+        .getRows()
+        .map(([name]) => String(name)),
+    );
+    if (!present.has(etlMeta.name)) throw new ConfigError(`no warehouse at ${path}: the DuckDB file has no ${etlMeta.name} table, so chain-etl did not write it`);
+    const version = (await connection.runAndReadAll(`SELECT value FROM ${quotedIdentifier(etlMeta.name)} WHERE key = $key`, { key: SCHEMA_VERSION_KEY })).getRows()[0]?.[0];
+    checkVersion(path, Number(version));
+    const checkpoints = present.has(etlCheckpoints.name)
+      ? new Map((await connection.runAndReadAll(`SELECT stream, position FROM ${quotedIdentifier(etlCheckpoints.name)}`)).getRows().map(([s, p]) => [String(s), String(p)]))
+      : new Map<string, string>();
+    return {
+      checkpoints,
+      count: async (table) => (present.has(table) ? countRows(connection, table) : 0),
+      recentRuns: async (limit) => (present.has(etlRuns.name) ? recentRuns(connection, limit) : []),
+      close,
+    };
+  } catch (err) {
+    close();
+    throw err;
+  }
+}
+
+async function openParquet(path: string, tables: readonly AnyTable[]): Promise<ReadOnlyWarehouse> {
+  const root = resolve(path);
+  const manifest = await readManifest(root);
+  if (manifest === undefined) throw new ConfigError(`no warehouse at ${path}: the folder has no ${MANIFEST_FILE}; check sink.path (or --out)`);
+  checkVersion(path, manifest.schemaVersion);
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  await connection.run(manifestViewsSql(root, manifest, [...tables, etlRuns, etlRejects]));
+  return {
+    checkpoints: new Map(Object.entries(manifest.checkpoints).map(([stream, { position }]) => [stream, position])),
+    count: (table) => countRows(connection, table),
+    recentRuns: (limit) => recentRuns(connection, limit),
+    close: () => {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+function checkVersion(path: string, found: number): void {
+  if (found === SCHEMA_VERSION) return;
+  throw new SchemaVersionError(`Warehouse ${path} has schema version ${found}, this chain-etl reads version ${SCHEMA_VERSION}; use the chain-etl release that wrote it`);
+}
+
+async function countRows(connection: DuckDBConnection, table: string): Promise<number> {
+  return Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quotedIdentifier(table)}`)).getRows()[0]?.[0] ?? 0);
+}
+
+async function recentRuns(connection: DuckDBConnection, limit: number): Promise<Record<string, unknown>[]> {
+  const sql =
+    `SELECT command, status, started_at::VARCHAR AS started_at, ended_at::VARCHAR AS ended_at, rows, error ` +
+    `FROM ${quotedIdentifier(etlRuns.name)} ORDER BY started_at DESC LIMIT ${limit}`;
+  return (await connection.runAndReadAll(sql)).getRowObjectsJson();
+}
