@@ -12,8 +12,7 @@ import { positionOf, type PlannedStream } from '../core/plan.js';
 import type { PositionAxis } from '../core/stream.js';
 import { V3Api } from '../api/v3.js';
 import { Landmarks, type Landmark } from '../extract/landmarks.js';
-import { openReadOnlyWarehouse } from '../load/read-only-warehouse.js';
-import { etlRejects } from '../core/bookkeeping.js';
+import { readWarehouseFacts } from '../load/read-only-warehouse.js';
 import { apiClient, plannedStreams, warehouseTables } from './session.js';
 import { streamStatus, streamStatusLines, type StreamStatus } from './stream-status.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
@@ -46,26 +45,20 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     const logger = createLogger(args['log-level']);
     const pipeline = loadPipeline(args.pipeline, overridesOf(args), process.env, { requireApiKey: false });
     const streams = plannedStreams(pipeline);
-    const warehouse = await openReadOnlyWarehouse(pipeline.sink.kind, pipeline.sink.path, warehouseTables(streams));
-    try {
-      const chain = args.offline ? offlineView(pipeline) : await askChain(pipeline, streams, logger);
-      const statuses = streams.map(({ stream }) => streamStatus(stream, warehouse.checkpoints.get(stream.name), chain.tip, chain.starts.get(stream.axis)));
-      const tables: Record<string, number> = {};
-      for (const table of warehouseTables(streams)) tables[table.name] = await warehouse.count(table.name);
-      const report: StatusReport = {
-        pipeline: pipeline.file,
-        sink: { kind: pipeline.sink.kind, path: pipeline.sink.path },
-        tip: chain.tip === undefined ? { error: chain.unknownBecause ?? 'unknown' } : { seqno: chain.tip.seqno, end_lt: chain.tip.endLt.toString(), utime: chain.tip.utime },
-        streams: statuses,
-        tables,
-        rejects: await warehouse.count(etlRejects.name),
-        runs: await warehouse.recentRuns(5),
-      };
-      // Also redacts run errors that an earlier release stored unredacted.
-      process.stdout.write(activeRedactor().redact(args.json ? `${JSON.stringify(report)}\n` : formatStatus(report)));
-    } finally {
-      warehouse.close();
-    }
+    // The warehouse is read and closed before the API is asked: a sync starting meanwhile waits for readers.
+    const stored = await readWarehouseFacts(pipeline.sink.kind, pipeline.sink.path, warehouseTables(streams));
+    const chain = args.offline ? offlineFacts(pipeline) : await askChain(pipeline, streams, logger);
+    const report: StatusReport = {
+      pipeline: pipeline.file,
+      sink: { kind: pipeline.sink.kind, path: pipeline.sink.path },
+      tip: chain.tip === undefined ? { error: chain.unknownBecause ?? 'unknown' } : { seqno: chain.tip.seqno, end_lt: chain.tip.endLt.toString(), utime: chain.tip.utime },
+      streams: streams.map(({ stream }) => streamStatus(stream, stored.checkpoints.get(stream.name), chain.tip, chain.starts.get(stream.axis))),
+      tables: stored.rows,
+      rejects: stored.rejects,
+      runs: stored.runs,
+    };
+    // Also redacts run errors that an earlier release stored unredacted.
+    process.stdout.write(activeRedactor().redact(args.json ? `${JSON.stringify(report)}\n` : formatStatus(report)));
   },
 };
 
@@ -74,13 +67,13 @@ interface StatusReport {
   sink: { kind: string; path: string };
   tip: { seqno: number; end_lt: string; utime: number } | { error: string };
   streams: StreamStatus[];
-  tables: Record<string, number>;
+  tables: Readonly<Record<string, number>>;
   rejects: number;
-  runs: Record<string, unknown>[];
+  runs: readonly Record<string, unknown>[];
 }
 
 /** The start positions that need no request: a start on the stream's own axis. */
-function offlineView(pipeline: Pipeline): ChainFacts {
+function offlineFacts(pipeline: Pipeline): ChainFacts {
   const starts = new Map<PositionAxis, bigint>();
   if (pipeline.start.kind === 'lt') starts.set('lt', pipeline.start.lt);
   if (pipeline.start.kind === 'utime') starts.set('utime', BigInt(pipeline.start.utime));
@@ -89,7 +82,7 @@ function offlineView(pipeline: Pipeline): ChainFacts {
 
 /** The settled tip and the start's positions, asked once each within TIP_TIMEOUT_MS, without retries. */
 async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], logger: Logger): Promise<ChainFacts> {
-  const offline = offlineView(pipeline);
+  const offline = offlineFacts(pipeline);
   const http = apiClient(pipeline, logger, { timeoutMs: TIP_TIMEOUT_MS, maxRetries: 0 });
   const landmarks = new Landmarks(http, new V3Api(http));
   const signal = AbortSignal.timeout(TIP_TIMEOUT_MS);

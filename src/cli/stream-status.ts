@@ -27,7 +27,8 @@ export interface StreamStatus {
   readonly checkpoint: string | null;
   /** Positions between the checkpoint and the settled tip; null when either is unknown. */
   readonly behind: string | null;
-  readonly covered: readonly ReportedRange[];
+  /** Null for a checkpoint of an earlier release, which did not record what it covers. */
+  readonly covered: readonly ReportedRange[] | null;
   readonly holes: readonly ReportedHole[];
 }
 
@@ -39,6 +40,9 @@ export function streamStatus(stream: StreamDefinition, stored: string | undefine
   const base = { stream: stream.name, axis: stream.axis };
   if (stored === undefined) return { ...base, checkpoint: null, behind: null, covered: [], holes: [] };
   const record = decodeCheckpoint(stored);
+  const behind = tip === undefined ? null : (tipPosition(tip, stream.axis) - record.position).toString();
+  // Rows of this release always record their scope; one without it is an earlier release's.
+  if (record.scope === undefined) return { ...base, checkpoint: record.position.toString(), behind, covered: null, holes: [] };
   const ranges = record.covered.ranges;
   const holes: Range[] = record.covered.holes();
   const first = ranges[0];
@@ -46,7 +50,7 @@ export function streamStatus(stream: StreamDefinition, stored: string | undefine
   return {
     ...base,
     checkpoint: record.position.toString(),
-    behind: tip === undefined ? null : (tipPosition(tip, stream.axis) - record.position).toString(),
+    behind,
     covered: ranges.map(reported),
     holes: holes.map((hole) => ({ ...reported(hole), next_sync_fills: start !== undefined && hole.from >= start })),
   };
@@ -59,7 +63,7 @@ export function streamStatusLines(status: StreamStatus, pipelineFile: string): s
   const behind = status.checkpoint === null ? 'not loaded yet' : `${status.behind === null ? '?' : `${status.behind} ${unit}`}${holes}`;
   const lines = [`${status.stream.padEnd(18)} ${(status.checkpoint ?? 'none').padEnd(21)} ${behind}`];
   if (status.checkpoint === null) return lines;
-  lines.push(`  covered ${status.covered.length === 0 ? 'nothing yet' : status.covered.map((r) => `${r.from}..${r.to}`).join(', ')}`);
+  lines.push(`  covered ${describeCovered(status.covered)}`);
   for (const hole of status.holes) {
     const fill = hole.next_sync_fills
       ? 'the next sync fills it'
@@ -67,6 +71,11 @@ export function streamStatusLines(status: StreamStatus, pipelineFile: string): s
     lines.push(`  hole ${hole.from}..${hole.to} not loaded; ${fill}`);
   }
   return lines;
+}
+
+function describeCovered(covered: StreamStatus['covered']): string {
+  if (covered === null) return 'unknown: the checkpoint of an earlier release, which did not record it';
+  return covered.length === 0 ? 'nothing yet' : covered.map((r) => `${r.from}..${r.to}`).join(', ');
 }
 
 /** A position as `--from`/`--to` take it: `lt:N`, or an ISO date-time for utime. */

@@ -1,5 +1,5 @@
 /**
- * A warehouse opened only to read it, as `status` does: the DuckDB file read-only (readers share its
+ * A warehouse read without writing, as `status` does: the DuckDB file read-only (readers share its
  * lock, so a notebook's connection does not stand in the way; a writer's lock does), or a Parquet
  * folder through its manifest, without its writer lock. Nothing is created, locked for writing or
  * changed; a path that holds no warehouse is refused.
@@ -16,20 +16,37 @@ import { MANIFEST_FILE, readManifest } from './parquet-manifest.js';
 import { manifestViewsSql } from './parquet-views.js';
 import type { SinkKind } from './open-sink.js';
 
-export interface ReadOnlyWarehouse {
+/** What a warehouse holds, as status reports it. */
+export interface WarehouseFacts {
   /** Checkpoint rows: stream → the stored text. */
+  readonly checkpoints: ReadonlyMap<string, string>;
+  /** Rows per table asked for; 0 for a table the warehouse does not hold yet. */
+  readonly rows: Readonly<Record<string, number>>;
+  /** Rows of `_etl_rejects`. */
+  readonly rejects: number;
+  /** The last runs, newest first, as JSON-ready values. */
+  readonly runs: readonly Record<string, unknown>[];
+}
+
+/** Reads the facts of the warehouse of `kind` at `path` about `tables`, and closes it again. */
+export async function readWarehouseFacts(kind: SinkKind, path: string, tables: readonly AnyTable[], runs = 5): Promise<WarehouseFacts> {
+  if (!existsSync(path)) throw new ConfigError(`no warehouse at ${path}: check sink.path (or --out); status creates nothing`);
+  const warehouse = kind === 'duckdb' ? await openDuckDB(path) : await openParquet(path, tables);
+  try {
+    const rows: Record<string, number> = {};
+    for (const table of tables) rows[table.name] = await warehouse.count(table.name);
+    return { checkpoints: warehouse.checkpoints, rows, rejects: await warehouse.count(etlRejects.name), runs: await warehouse.recentRuns(runs) };
+  } finally {
+    warehouse.close();
+  }
+}
+
+interface ReadOnlyWarehouse {
   readonly checkpoints: ReadonlyMap<string, string>;
   /** Rows of a table; 0 for a table the warehouse does not hold yet. */
   count(table: string): Promise<number>;
-  /** The last `limit` runs, newest first, as JSON-ready values. */
   recentRuns(limit: number): Promise<Record<string, unknown>[]>;
   close(): void;
-}
-
-/** Opens the warehouse of `kind` at `path` for reading `tables` (and the bookkeeping). */
-export async function openReadOnlyWarehouse(kind: SinkKind, path: string, tables: readonly AnyTable[]): Promise<ReadOnlyWarehouse> {
-  if (!existsSync(path)) throw new ConfigError(`no warehouse at ${path}: check sink.path (or --out); status creates nothing`);
-  return kind === 'duckdb' ? openDuckDB(path) : openParquet(path, tables);
 }
 
 async function openDuckDB(path: string): Promise<ReadOnlyWarehouse> {

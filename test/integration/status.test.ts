@@ -145,7 +145,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind
       const unit = stream.axis === 'lt' ? 'lt' : 's';
       const at = lines.findIndex((line) => line.startsWith(`${stream.name} `));
       expect(lines[at]!.split(/\s+/), stream.name).toEqual([stream.name, String(tipPositionOf(tipBlock(devnet), stream)), '0', `${unit},`, '1', 'hole', '(below)']);
-      expect(lines[at + 1]).toBe(`  covered ${covered.map((r) => `${r.from}..${r.to}`).join(', ')}`);
+      expect(lines[at + 1]).toBe(`  covered ${covered!.map((r) => `${r.from}..${r.to}`).join(', ')}`);
       const hole = new RegExp(`^  hole ${holes[0]!.from}\\.\\.${holes[0]!.to} not loaded; fill it: chain-etl backfill ${file} (--from \\S+ --to \\S+)$`);
       expect(lines[at + 2]).toMatch(hole);
       fills.push(hole.exec(lines[at + 2]!)![1]!.split(' '));
