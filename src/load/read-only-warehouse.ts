@@ -4,7 +4,7 @@
  * folder through its manifest, without its writer lock. Nothing is created, locked for writing or
  * changed; a path that holds no warehouse is refused.
  */
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DuckDBInstance, quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
 import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlCheckpoints, etlMeta, etlRejects, etlRuns } from '../core/bookkeeping.js';
@@ -30,7 +30,7 @@ export interface WarehouseFacts {
 
 /** Reads the facts of the warehouse of `kind` at `path` about `tables`, and closes it again. */
 export async function readWarehouseFacts(kind: SinkKind, path: string, tables: readonly AnyTable[], runs = 5): Promise<WarehouseFacts> {
-  if (!existsSync(path)) throw new ConfigError(`no warehouse at ${path}: check sink.path (or --out); status creates nothing`);
+  checkPath(kind, path);
   const warehouse = kind === 'duckdb' ? await openDuckDB(path) : await openParquet(path, tables);
   try {
     const rows: Record<string, number> = {};
@@ -39,6 +39,15 @@ export async function readWarehouseFacts(kind: SinkKind, path: string, tables: r
   } finally {
     warehouse.close();
   }
+}
+
+/** Refuses a path where no warehouse of the kind can be: nothing there, or a file for a folder and back. */
+function checkPath(kind: SinkKind, path: string): void {
+  const found = statSync(path, { throwIfNoEntry: false });
+  if (found === undefined) throw new ConfigError(`no warehouse at ${path}: check sink.path (or --out); status creates nothing`);
+  if (kind === 'duckdb' ? !found.isDirectory() : found.isDirectory()) return;
+  const [is, want] = kind === 'duckdb' ? ['a folder', 'a DuckDB warehouse is a file'] : ['a file', 'a Parquet warehouse is a folder'];
+  throw new ConfigError(`no warehouse at ${path}: it is ${is}, and ${want}; check sink.kind and sink.path (or --sink, --out)`);
 }
 
 interface ReadOnlyWarehouse {

@@ -93,7 +93,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind
     }
   });
 
-  it('a mistyped path: exit 2, "no warehouse at …", and nothing is created', async () => {
+  it('a mistyped path or a path of the other kind: exit 2, "no warehouse at …", and nothing is created', async () => {
     const typo = join(work.dir, kind === 'duckdb' ? 'wharehouse.duckdb' : 'wharehouse-parquet');
     const file = await pipeline(`typo-${kind}`, down.url, kind, typo);
     const [files, requests] = [await readdir(work.dir), down.received()];
@@ -104,6 +104,14 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind
     expect(existsSync(typo)).toBe(false);
     expect(await readdir(work.dir)).toEqual(files);
     expect(down.received()).toBe(requests);
+
+    // A folder where a DuckDB file belongs, a file where a Parquet folder does.
+    const other = kind === 'duckdb' ? work.dir : file;
+    const wrongKind = await run(['status', file, '--out', other]);
+    expect(wrongKind.code, describeResult(wrongKind)).toBe(2);
+    const [is, want] = kind === 'duckdb' ? ['a folder', 'a DuckDB warehouse is a file'] : ['a file', 'a Parquet warehouse is a folder'];
+    expect(messageLines(wrongKind.stderr)).toEqual([`chain-etl: no warehouse at ${other}: it is ${is}, and ${want}; check sink.kind and sink.path (or --sink, --out)`]);
+    expect(await readdir(work.dir)).toEqual(files);
   });
 
   it('no key and the API down: one request, then the warehouse with its coverage and hole, the tip unknown; --offline: none', async () => {
