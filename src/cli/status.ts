@@ -50,7 +50,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     const chain = args.offline ? offlineFacts(pipeline) : await askChain(pipeline, streams, logger);
     const report: StatusReport = {
       pipeline: pipeline.file,
-      sink: { kind: pipeline.sink.kind, path: pipeline.sink.path },
+      sink: pipeline.sink,
       tip: chain.tip === undefined ? { error: chain.unknownBecause ?? 'unknown' } : { seqno: chain.tip.seqno, end_lt: chain.tip.endLt.toString(), utime: chain.tip.utime },
       streams: streams.map(({ stream }) => streamStatus(stream, stored.checkpoints.get(stream.name), chain.tip, chain.starts.get(stream.axis))),
       tables: stored.rows,
@@ -64,7 +64,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
 
 interface StatusReport {
   pipeline: string;
-  sink: { kind: string; path: string };
+  sink: Pipeline['sink'];
   tip: { seqno: number; end_lt: string; utime: number } | { error: string };
   streams: StreamStatus[];
   tables: Readonly<Record<string, number>>;
