@@ -84,7 +84,7 @@ describe('a DuckDB warehouse with readers', () => {
       expect(result.code, describeResult(result)).toBe(0);
       const warning = result.stderr.split('\n').find((line) => line.includes(said));
       expect(JSON.parse(warning!)).toMatchObject({ level: 40, path: sinkPath, waitForReadersSeconds: 30 });
-      expect(JSON.parse(warning!).msg).toMatch(/, and DuckDB lets no run write a file while any other process has it open; waiting for it to close$/);
+      expect(JSON.parse(warning!).msg).toMatch(/, and DuckDB lets no run write a file while any other process has it open; waiting up to 30 s for it to close$/);
     } finally {
       await reader.release();
     }
