@@ -10,9 +10,9 @@ const LOCK_CONFLICT = /Could not set lock on file/;
 const HOLDER = /Conflicting lock is held in (.*?) \(PID (\d+)\)/;
 
 /**
- * Opens a DuckDB file, for writing unless `config.access_mode` is `READ_ONLY`. A file another process
- * writes becomes `LockedError`; a file other processes only read (which read-only connections share)
- * becomes `ReadersHoldError` when this open wanted to write.
+ * Opens a DuckDB file, for writing unless `config.access_mode` is `READ_ONLY` (status). A file another
+ * process writes becomes `LockedError`; a file other processes only read (read-only connections
+ * share their lock) becomes `ReadersHoldError` when this open wanted to write.
  */
 export async function openDuckDBFile(path: string, config: Readonly<Record<string, string>> = {}): Promise<DuckDBInstance> {
   try {
@@ -22,7 +22,14 @@ export async function openDuckDBFile(path: string, config: Readonly<Record<strin
     if (LOCK_CONFLICT.test(message)) {
       const holder = HOLDER.exec(message);
       const who = holder === null ? 'another process' : `process ${holder[2]} (${holder[1]})`;
-      if (config.access_mode !== 'READ_ONLY' && (await readableBesideHolder(path))) {
+      if (config.access_mode === 'READ_ONLY') {
+        throw new LockedError(
+          `Warehouse ${path} is being written by ${who}, and DuckDB lets no other process open the file meanwhile: ` +
+            'run status again when that run has ended (between the runs of sync --follow the file is free)',
+          { cause: err },
+        );
+      }
+      if (await readableBesideHolder(path)) {
         throw new ReadersHoldError(`Warehouse ${path} is open for reading in ${who}, and DuckDB lets no run write a file while any other process has it open`, {
           cause: err,
         });
