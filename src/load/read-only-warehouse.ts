@@ -2,7 +2,8 @@
  * A warehouse read without writing, as `status` does: the DuckDB file read-only (readers share its
  * lock, so a notebook's connection does not stand in the way; a writer's lock does), or a Parquet
  * folder through its manifest, without its writer lock. Nothing is created, locked for writing or
- * changed; a path that holds no warehouse is refused.
+ * changed; a path that holds no warehouse is refused, and so is a Parquet folder the sink would refuse
+ * (data files without a manifest, damaged files), with the sink's message.
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,7 +13,9 @@ import { ConfigError } from '../core/errors.js';
 import { SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { openDuckDBFile } from './duckdb-open.js';
-import { MANIFEST_FILE, readManifest } from './parquet-manifest.js';
+import { firstParquetFile } from './parquet-cleanup.js';
+import { damagedFiles, damagedFilesError } from './parquet-integrity.js';
+import { MANIFEST_FILE, missingManifestError, readManifest } from './parquet-manifest.js';
 import { manifestViewsSql } from './parquet-views.js';
 import type { SinkKind } from './open-sink.js';
 
@@ -92,8 +95,14 @@ async function openDuckDB(path: string): Promise<ReadOnlyWarehouse> {
 async function openParquet(path: string, tables: readonly AnyTable[]): Promise<ReadOnlyWarehouse> {
   const root = resolve(path);
   const manifest = await readManifest(root);
-  if (manifest === undefined) throw new ConfigError(`no warehouse at ${path}: the folder has no ${MANIFEST_FILE}; check sink.path (or --out)`);
+  if (manifest === undefined) {
+    const example = await firstParquetFile(root);
+    if (example !== undefined) throw missingManifestError(root, example);
+    throw new ConfigError(`no warehouse at ${path}: the folder has no ${MANIFEST_FILE}; check sink.path (or --out)`);
+  }
   checkVersion(path, manifest.schemaVersion);
+  const damaged = await damagedFiles(root, manifest);
+  if (damaged.length > 0) throw damagedFilesError(root, damaged);
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   await connection.run(manifestViewsSql(root, manifest, [...tables, etlRuns, etlRejects]));
