@@ -7,7 +7,9 @@
 import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli as runInProcess } from '../../src/cli/main.js';
 import type { StreamStatus } from '../../src/cli/stream-status.js';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
 import { ensureBuilt } from '../support/build.js';
@@ -69,6 +71,15 @@ async function pipeline(name: string, url: string, kind: SinkKind, sinkPath: str
 }
 
 const withKey = { env: { [KEY_ENV]: KEY } };
+
+/** Runs a command of the setup in this process (quicker; the commands under test run as processes). */
+async function setUp(args: readonly string[]): Promise<void> {
+  let stderr = '';
+  const collect = new Writable({ write: (chunk, _encoding, done) => ((stderr += String(chunk)), done()) });
+  process.env[KEY_ENV] = KEY;
+  const code = await runInProcess([...args, '--log-level', 'error'], collect);
+  expect(code, stderr).toBe(0);
+}
 const run = (args: readonly string[], options: { env?: Record<string, string> } = {}) => runChainEtl(args, { cwd: work.dir, ...options });
 
 describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind) => {
@@ -87,10 +98,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind
 
   beforeAll(async () => {
     const file = await pipeline(`gap-${kind}`, devnet.url, kind, sinkPath());
-    for (const range of [['--from', `mc:${FIRST_MC}`, '--to', `mc:${GAP_FROM}`], ['--from', `mc:${GAP_TO}`]]) {
-      const result = await run(['backfill', file, ...range], withKey);
-      expect(result.code, describeResult(result)).toBe(0);
-    }
+    for (const range of [['--from', `mc:${FIRST_MC}`, '--to', `mc:${GAP_FROM}`], ['--from', `mc:${GAP_TO}`]]) await setUp(['backfill', file, ...range]);
   });
 
   it('a mistyped path or a path of the other kind: exit 2, "no warehouse at …", and nothing is created', async () => {
@@ -158,17 +166,14 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind
       expect(lines[at + 2]).toMatch(hole);
       fills.push(hole.exec(lines[at + 2]!)![1]!.split(' '));
     }
-    for (const range of fills) {
-      const filled = await run(['backfill', file, ...range], withKey);
-      expect(filled.code, describeResult(filled)).toBe(0);
-    }
-    const json = await run(['status', file, '--json'], withKey);
-    const tip = tipBlock(devnet);
-    const first = mcBlock(devnet, FIRST_MC);
-    expect((JSON.parse(json.stdout) as StatusJson).streams.map(({ stream, covered, holes, behind }) => ({ stream, covered, holes, behind }))).toEqual(
-      LIGHT.map((stream) => ({ stream: stream.name, covered: [{ from: String(positionAt(first, stream)), to: String(tipPositionOf(tip, stream)) }], holes: [], behind: '0' })),
-    );
-    expectLightStreamsAtTip(devnet, await readWarehouse(kind, sinkPath(), { partial: true, glob: false }));
+    // One printed backfill fills both holes: the streams' holes span the same masterchain blocks, whose
+    // times are distinct. The DuckDB case runs the lt one, the Parquet case the dated one.
+    const filled = await run(['backfill', file, ...fills[kind === 'duckdb' ? 0 : 1]!], withKey);
+    expect(filled.code, describeResult(filled)).toBe(0);
+    const after = await readWarehouse(kind, sinkPath(), { partial: true, glob: false });
+    const [tip, first] = [tipBlock(devnet), mcBlock(devnet, FIRST_MC)];
+    for (const stream of LIGHT) expect(after.covered.get(stream.name), stream.name).toEqual([{ from: positionAt(first, stream), to: tipPositionOf(tip, stream) }]);
+    expectLightStreamsAtTip(devnet, after);
   });
 });
 
