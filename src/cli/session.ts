@@ -1,13 +1,15 @@
 /**
- * What every pipeline command opens: the pipeline file, one HTTP client (one limiter) for its
- * network, the landmarks, and the warehouse, locked for writing.
+ * What every pipeline command that writes opens: the pipeline file, one HTTP client (one limiter) for
+ * its network, the landmarks, and the warehouse, locked for writing (`--follow` releases it between
+ * runs, so that readers can open it then).
  */
 import type { Logger } from 'pino';
 import { loadPipeline, type Pipeline, type PipelineOverrides } from '../config/index.js';
-import { ApiClient } from '../api/http-client.js';
+import { ApiClient, type ApiClientOptions } from '../api/http-client.js';
 import { V3Api } from '../api/v3.js';
+import { FatalError } from '../core/errors.js';
 import { Landmarks } from '../extract/landmarks.js';
-import { createSink } from '../load/open-sink.js';
+import { openSinkForWriting } from '../load/open-sink.js';
 import type { Sink } from '../load/sink.js';
 import type { PlannedStream } from '../core/plan.js';
 import { streamByName } from '../streams/index.js';
@@ -19,41 +21,77 @@ export interface Session {
   readonly http: ApiClient;
   readonly v3: V3Api;
   readonly landmarks: Landmarks;
+  /** The warehouse while it is open; throws between `releaseWarehouse` and `openWarehouse`. */
   readonly sink: Sink;
   readonly streams: readonly PlannedStream[];
   readonly logger: Logger;
+  /** Opens the warehouse for writing again, waiting for its readers (see `openSinkForWriting`). */
+  openWarehouse(signal?: AbortSignal): Promise<void>;
+  /** Closes the warehouse (and its lock) until `openWarehouse`; nothing when it is closed. */
+  releaseWarehouse(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** `repair`: open a Parquet warehouse even with damaged files (only `chain-etl repair` does). */
-export async function openSession(file: string, overrides: PipelineOverrides, logger: Logger, options: { readonly repair?: boolean } = {}): Promise<Session> {
+export interface SessionOptions {
+  /** Cancels waiting for the warehouse's readers. @default undefined */
+  readonly signal?: AbortSignal;
+  /** Open the warehouse now; false leaves it to `openWarehouse` (`--follow` opens it per run). @default true */
+  readonly openWarehouse?: boolean;
+  /** Open a Parquet warehouse even with damaged files (only `chain-etl repair` does). @default false */
+  readonly repair?: boolean;
+}
+
+export async function openSession(file: string, overrides: PipelineOverrides, logger: Logger, options: SessionOptions = {}): Promise<Session> {
   const pipeline = loadPipeline(file, overrides);
-  const http = new ApiClient({
+  const http = apiClient(pipeline, logger);
+  const v3 = new V3Api(http);
+  const streams = plannedStreams(pipeline);
+  const tables = warehouseTables(streams);
+  let sink: Sink | undefined;
+  const session: Session = {
+    pipeline,
+    http,
+    v3,
+    landmarks: new Landmarks(http, v3),
+    get sink(): Sink {
+      if (sink === undefined) throw new FatalError(`the warehouse ${pipeline.sink.path} is not open`);
+      return sink;
+    },
+    streams,
+    logger,
+    openWarehouse: async (openSignal) => {
+      await session.releaseWarehouse();
+      sink = await openSinkForWriting(pipeline.sink, tables, { logger, repair: options.repair, signal: openSignal });
+    },
+    releaseWarehouse: async () => {
+      const open = sink;
+      sink = undefined;
+      await open?.close();
+    },
+    close: () => session.releaseWarehouse(),
+  };
+  if (options.openWarehouse !== false) await session.openWarehouse(options.signal);
+  return session;
+}
+
+/** The pipeline's HTTP client; `options` replace its timeout and retries (status asks once, briefly). */
+export function apiClient(pipeline: Pipeline, logger: Logger, options: Pick<ApiClientOptions, 'timeoutMs' | 'maxRetries'> = {}): ApiClient {
+  return new ApiClient({
     baseUrl: pipeline.baseUrl,
     apiKey: pipeline.apiKey,
     keySource: pipeline.apiKeyEnv === undefined ? undefined : `$${pipeline.apiKeyEnv}`,
     rps: pipeline.rate.rps,
     concurrency: pipeline.rate.concurrency,
-    timeoutMs: pipeline.http.timeoutSeconds * 1000,
-    maxRetries: pipeline.http.retries,
+    timeoutMs: options.timeoutMs ?? pipeline.http.timeoutSeconds * 1000,
+    maxRetries: options.maxRetries ?? pipeline.http.retries,
     maxResponseMb: pipeline.http.maxResponseMb,
     logger: logger.child({ component: 'api' }),
   });
-  const v3 = new V3Api(http);
-  const streams: PlannedStream[] = pipeline.streamNames.map((name) => ({ stream: streamByName(name), filters: pipeline.streams[name] ?? {} }));
-  const tables = warehouseTables(streams);
-  const sink = createSink(pipeline.sink, logger.child({ component: 'sink' }), options);
-  await sink.open(tables);
-  return {
-    pipeline,
-    http,
-    v3,
-    landmarks: new Landmarks(http, v3),
-    sink,
-    streams,
-    logger,
-    close: () => sink.close(),
-  };
+}
+
+/** The pipeline's streams with their filters, in the order of STREAM_NAMES. */
+export function plannedStreams(pipeline: Pipeline): PlannedStream[] {
+  return pipeline.streamNames.map((name) => ({ stream: streamByName(name), filters: pipeline.streams[name] ?? {} }));
 }
 
 /** Every table the selected streams write, plus the addresses dimension; each once. */

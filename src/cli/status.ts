@@ -1,68 +1,114 @@
+/**
+ * `status`: what the warehouse holds, read without writing or locking anything (a sync may run, a
+ * notebook may read), and how far it is from the settled tip. It needs no API key: the tip is asked
+ * once, with a short timeout and no retries (`--offline`: not at all), and when it cannot be had the
+ * report says "tip unknown" and shows the rest.
+ */
 import type { CommandModule } from 'yargs';
+import type { Logger } from 'pino';
+import { loadPipeline, type Pipeline } from '../config/index.js';
 import { createLogger } from '../core/logger.js';
-import { decodeCheckpoint } from '../core/checkpoint.js';
-import { tipPosition } from '../core/plan.js';
-import { warehouseReader } from '../load/open-sink.js';
-import { openSession, warehouseTables } from './session.js';
+import { positionOf, type PlannedStream } from '../core/plan.js';
+import type { PositionAxis } from '../core/stream.js';
+import { V3Api } from '../api/v3.js';
+import { Landmarks, type Landmark } from '../extract/landmarks.js';
+import { readWarehouseFacts } from '../load/read-only-warehouse.js';
+import { apiClient, plannedStreams, warehouseTables } from './session.js';
+import { streamStatus, streamStatusLines, type StreamStatus } from './stream-status.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
-import type { Landmark } from '../extract/landmarks.js';
 import { activeRedactor } from '../api/secret-scope.js';
+
+/** How long status waits for the tip (and the start's position), all requests together. */
+const TIP_TIMEOUT_MS = 3000;
 
 interface StatusArgs extends PipelineArgs {
   json: boolean;
+  offline: boolean;
+}
+
+/** What status knows of the chain: the settled tip, or why not, and the pipeline's start per axis. */
+interface ChainFacts {
+  readonly tip: Landmark | undefined;
+  readonly unknownBecause: string | undefined;
+  readonly starts: ReadonlyMap<PositionAxis, bigint>;
 }
 
 export const statusCommand: CommandModule<object, StatusArgs> = {
   command: 'status <pipeline>',
-  describe: 'checkpoints, distance to the tip, rows per table, rejects and the last runs',
-  builder: (y) => pipelineOptions(y).options({ json: { type: 'boolean', default: false, describe: 'print one JSON object instead of text' } }) as never,
+  describe: 'checkpoints, covered ranges and holes, distance to the tip, rows per table, rejects and the last runs; reads only, needs no API key',
+  builder: (y) =>
+    pipelineOptions(y).options({
+      json: { type: 'boolean', default: false, describe: 'print one JSON object instead of text' },
+      offline: { type: 'boolean', default: false, describe: 'do not ask the API for the tip: report the warehouse only' },
+    }) as never,
   handler: async (args) => {
     const logger = createLogger(args['log-level']);
-    const session = await openSession(args.pipeline, overridesOf(args), logger);
-    try {
-      let tip: Landmark | undefined;
-      let tipError: string | undefined;
-      try {
-        tip = await session.landmarks.settledTip(session.pipeline.lag.mcBlocks);
-      } catch (error) {
-        tipError = error instanceof Error ? error.message : String(error);
-      }
-      const streams = [];
-      for (const { stream } of session.streams) {
-        const stored = await session.sink.readCheckpoint(stream.name);
-        const checkpoint = stored === undefined ? undefined : decodeCheckpoint(stored).position;
-        const behind = checkpoint === undefined || tip === undefined ? undefined : tipPosition(tip, stream.axis) - checkpoint;
-        streams.push({ stream: stream.name, axis: stream.axis, checkpoint: checkpoint?.toString() ?? null, behind: behind?.toString() ?? null });
-      }
-      const reader = await warehouseReader(session.sink);
-      const count = async (sql: string): Promise<number> => Number((await reader.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
-      const tables: Record<string, number> = {};
-      for (const table of warehouseTables(session.streams)) tables[table.name] = await count(`SELECT count(*) FROM "${table.name}"`);
-      const rejects = await count('SELECT count(*) FROM "_etl_rejects"');
-      const runs = (await reader.runAndReadAll('SELECT command, status, started_at::VARCHAR AS started_at, ended_at::VARCHAR AS ended_at, rows, error FROM "_etl_runs" ORDER BY started_at DESC LIMIT 5'))
-        .getRowObjectsJson();
-      const report = { pipeline: session.pipeline.file, sink: session.pipeline.sink, tip: tip === undefined ? { error: tipError } : { seqno: tip.seqno, end_lt: tip.endLt.toString(), utime: tip.utime }, streams, tables, rejects, runs };
-      // Also redacts run errors that an earlier release stored unredacted.
-      process.stdout.write(activeRedactor().redact(args.json ? `${JSON.stringify(report)}\n` : formatStatus(report)));
-    } finally {
-      await session.close();
-    }
+    const pipeline = loadPipeline(args.pipeline, overridesOf(args), process.env, { requireApiKey: false });
+    const streams = plannedStreams(pipeline);
+    // The warehouse is read and closed before the API is asked: a sync starting meanwhile waits for readers.
+    const stored = await readWarehouseFacts(pipeline.sink.kind, pipeline.sink.path, warehouseTables(streams));
+    const chain = args.offline ? offlineFacts(pipeline) : await askChain(pipeline, streams, logger);
+    const report: StatusReport = {
+      pipeline: pipeline.file,
+      sink: pipeline.sink,
+      tip: chain.tip === undefined ? { error: chain.unknownBecause ?? 'unknown' } : { seqno: chain.tip.seqno, end_lt: chain.tip.endLt.toString(), utime: chain.tip.utime },
+      streams: streams.map(({ stream }) => streamStatus(stream, stored.checkpoints.get(stream.name), chain.tip, chain.starts.get(stream.axis))),
+      tables: stored.rows,
+      rejects: stored.rejects,
+      runs: stored.runs,
+    };
+    // Also redacts run errors that an earlier release stored unredacted.
+    process.stdout.write(activeRedactor().redact(args.json ? `${JSON.stringify(report)}\n` : formatStatus(report)));
   },
 };
 
-function formatStatus(report: {
+interface StatusReport {
   pipeline: string;
-  sink: { kind: string; path: string };
-  tip: Record<string, unknown>;
-  streams: { stream: string; axis: string; checkpoint: string | null; behind: string | null }[];
-  tables: Record<string, number>;
+  sink: Pipeline['sink'];
+  tip: { seqno: number; end_lt: string; utime: number } | { error: string };
+  streams: StreamStatus[];
+  tables: Readonly<Record<string, number>>;
   rejects: number;
-  runs: Record<string, unknown>[];
-}): string {
+  runs: readonly Record<string, unknown>[];
+}
+
+/** The start positions that need no request: a start on the stream's own axis. */
+function offlineFacts(pipeline: Pipeline): ChainFacts {
+  const starts = new Map<PositionAxis, bigint>();
+  if (pipeline.start.kind === 'lt') starts.set('lt', pipeline.start.lt);
+  if (pipeline.start.kind === 'utime') starts.set('utime', BigInt(pipeline.start.utime));
+  return { tip: undefined, unknownBecause: 'offline', starts };
+}
+
+/** The settled tip and the start's positions, asked once each within TIP_TIMEOUT_MS, without retries. */
+async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], logger: Logger): Promise<ChainFacts> {
+  const offline = offlineFacts(pipeline);
+  const http = apiClient(pipeline, logger, { timeoutMs: TIP_TIMEOUT_MS, maxRetries: 0 });
+  const landmarks = new Landmarks(http, new V3Api(http));
+  const signal = AbortSignal.timeout(TIP_TIMEOUT_MS);
+  let tip: Landmark;
+  try {
+    tip = await landmarks.settledTip(pipeline.lag.mcBlocks, { signal });
+  } catch (error) {
+    return { ...offline, unknownBecause: signal.aborted ? `no answer within ${TIP_TIMEOUT_MS / 1000} s` : error instanceof Error ? error.message : String(error) };
+  }
+  const starts = new Map(offline.starts);
+  if (pipeline.start.kind !== 'tip') {
+    for (const axis of new Set(streams.map(({ stream }) => stream.axis))) {
+      if (starts.has(axis)) continue;
+      // Without it, status shows no hole before the first covered range; the rest stands.
+      const position = await positionOf(pipeline.start, axis, { landmarks, tip, signal }).catch(() => undefined);
+      if (position !== undefined) starts.set(axis, position);
+    }
+  }
+  return { tip, unknownBecause: undefined, starts };
+}
+
+function formatStatus(report: StatusReport): string {
   const lines = [`pipeline ${report.pipeline} → ${report.sink.kind} ${report.sink.path}`];
-  lines.push(report.tip.error === undefined ? `settled tip: masterchain ${report.tip.seqno}, lt ${report.tip.end_lt}` : `settled tip: unavailable (${String(report.tip.error)})`);
+  lines.push('error' in report.tip ? `settled tip: unknown (${report.tip.error}); distances to it are not shown` : `settled tip: masterchain ${report.tip.seqno}, lt ${report.tip.end_lt}`);
   lines.push('', 'stream             checkpoint            behind the tip');
-  for (const s of report.streams) lines.push(`${s.stream.padEnd(18)} ${(s.checkpoint ?? 'none').padEnd(21)} ${s.behind === null ? '?' : `${s.behind} ${s.axis === 'lt' ? 'lt' : 's'}`}`);
+  for (const status of report.streams) lines.push(...streamStatusLines(status, report.pipeline));
   lines.push('', 'table              rows');
   for (const [name, rows] of Object.entries(report.tables)) lines.push(`${name.padEnd(18)} ${rows}`);
   lines.push(`${'_etl_rejects'.padEnd(18)} ${report.rejects}`, '', 'last runs');

@@ -1,9 +1,9 @@
 import type { CommandModule } from 'yargs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../core/logger.js';
 import { planSync } from '../core/plan.js';
 import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
+import { follow } from './follow.js';
 import { interruptSignal } from './signals.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
@@ -18,22 +18,25 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
   describe: 'extend the warehouse from each stream\'s checkpoint to the settled tip, then exit (--follow: keep going)',
   builder: (y) =>
     pipelineOptions(y).options({
-      follow: { type: 'boolean', default: false, describe: 'after reaching the tip, wait and sync again until SIGINT/SIGTERM' },
+      follow: {
+        type: 'boolean',
+        default: false,
+        describe: 'after reaching the tip, wait and sync again until SIGINT/SIGTERM; a failed run is logged and retried with backoff (up to 5 min)',
+      },
       interval: { type: 'number', default: 5, describe: 'seconds between syncs with --follow' },
       strict: { type: 'boolean', default: false, describe: 'fail on the first item that fails validation instead of keeping it in _etl_rejects' },
     }) as never,
   handler: async (args) => {
     const logger = createLogger(args['log-level']);
     const interrupt = interruptSignal();
-    const session = await openSession(args.pipeline, overridesOf(args), logger);
+    const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow });
+    const sync = async (): Promise<void> => {
+      const summary = await executeRun(session, 'sync', (ctx) => planSync(session.pipeline, session.streams, ctx), interrupt.signal, args.strict);
+      logger.info({ rows: summary.rows, requests: summary.requests, tipSeqno: summary.tipSeqno }, 'sync done');
+    };
     try {
-      for (;;) {
-        const summary = await executeRun(session, 'sync', (ctx) => planSync(session.pipeline, session.streams, ctx), interrupt.signal, args.strict);
-        logger.info({ rows: summary.rows, requests: summary.requests, tipSeqno: summary.tipSeqno }, 'sync done');
-        if (!args.follow) break;
-        await sleep(args.interval * 1000, undefined, { signal: interrupt.signal }).catch(() => undefined);
-        interrupt.signal.throwIfAborted();
-      }
+      if (args.follow) await follow(session, sync, { intervalSeconds: args.interval, signal: interrupt.signal, logger });
+      else await sync();
     } finally {
       await session.close();
       interrupt.dispose();

@@ -18,6 +18,8 @@ export const DEFAULT_LAG_MC_BLOCKS = 2;
 export const DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS = 150;
 /** Minutes a superseded Parquet file stays on disk for readers still using an older manifest's file list. */
 export const DEFAULT_RETAIN_SUPERSEDED_MINUTES = 10;
+/** Seconds a run waits for the processes reading a DuckDB warehouse to close it before giving up (exit 3). */
+export const DEFAULT_WAIT_FOR_READERS_SECONDS = 30;
 
 export function defaultRps(hasKey: boolean): number {
   return hasKey ? DEFAULT_RPS_WITH_KEY : DEFAULT_RPS_WITHOUT_KEY;

@@ -1,7 +1,7 @@
 import { registerSecret } from '../api/secret-scope.js';
 import { issuesToError } from './issues.js';
 import type { Pipeline } from './pipeline.js';
-import { resolvePipeline, type PipelineOverrides } from './resolve.js';
+import { resolvePipeline, type LoadOptions, type PipelineOverrides } from './resolve.js';
 import { pipelineFileSchema } from './schema.js';
 import { YamlSource } from './yaml-source.js';
 
@@ -13,8 +13,9 @@ export function loadPipeline(
   path: string,
   overrides: PipelineOverrides = {},
   env: NodeJS.ProcessEnv = process.env,
+  options: LoadOptions = {},
 ): Pipeline {
-  return fromSource(YamlSource.read(path), overrides, env);
+  return fromSource(YamlSource.read(path), overrides, env, options);
 }
 
 /** `loadPipeline` for text in hand; `file` names it in messages. */
@@ -23,15 +24,16 @@ export function parsePipeline(
   file: string,
   overrides: PipelineOverrides = {},
   env: NodeJS.ProcessEnv = process.env,
+  options: LoadOptions = {},
 ): Pipeline {
-  return fromSource(YamlSource.parse(text, file), overrides, env);
+  return fromSource(YamlSource.parse(text, file), overrides, env, options);
 }
 
-function fromSource(source: YamlSource, overrides: PipelineOverrides, env: NodeJS.ProcessEnv): Pipeline {
+function fromSource(source: YamlSource, overrides: PipelineOverrides, env: NodeJS.ProcessEnv, options: LoadOptions): Pipeline {
   // Known before validation, so that no message about the file (a key pasted in the wrong place) shows the key.
   const keyEnv = (source.data as { api_key_env?: unknown } | null | undefined)?.api_key_env;
   if (typeof keyEnv === 'string') registerSecret(env[keyEnv]?.trim());
   const parsed = pipelineFileSchema.safeParse(source.data, { reportInput: true });
   if (!parsed.success) throw issuesToError(parsed.error.issues, source);
-  return resolvePipeline(parsed.data, source, overrides, env);
+  return resolvePipeline(parsed.data, source, overrides, env, options);
 }

@@ -43,6 +43,8 @@ export interface PipelineSettings {
     readonly path: string;
     /** Parquet: minutes a superseded file stays on disk after it leaves the manifest. */
     readonly retainSupersededMinutes: number;
+    /** DuckDB: seconds a run waits for readers of the file to close it. */
+    readonly waitForReadersSeconds: number;
   };
 }
 

@@ -19,14 +19,24 @@ export interface PipelineOverrides {
   readonly out?: string;
 }
 
+/** How a command uses the pipeline. */
+export interface LoadOptions {
+  /**
+   * An unset `api_key_env` variable is an error; false reads the pipeline without the key (status,
+   * which must work offline and without secrets). @default true
+   */
+  readonly requireApiKey?: boolean;
+}
+
 /** Applies the environment (the API key, and the rate defaults that depend on it) and the overrides. */
 export function resolvePipeline(
   file: PipelineFile,
   source: YamlSource,
   overrides: PipelineOverrides,
   env: NodeJS.ProcessEnv,
+  options: LoadOptions = {},
 ): Pipeline {
-  const apiKey = readApiKey(file.api_key_env, source, env);
+  const apiKey = options.requireApiKey === false ? optionalApiKey(file.api_key_env, env) : readApiKey(file.api_key_env, source, env);
   const baseUrl = chosenBaseUrl(file, source, overrides, apiKey);
   const rps = file.rate?.rps ?? defaultRps(apiKey !== undefined);
   const streamNames = STREAM_NAMES.filter((name) => file.streams[name] !== undefined);
@@ -71,6 +81,11 @@ function chosenBaseUrl(file: PipelineFile, source: YamlSource, overrides: Pipeli
   throw new ConfigError(`${where}: ${describeProblem(problem, root)}`);
 }
 
+function optionalApiKey(name: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const key = name === undefined ? undefined : env[name]?.trim();
+  return key === '' ? undefined : key;
+}
+
 function overrideBaseUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const checked = checkBaseUrl(value.trim());
@@ -108,11 +123,12 @@ function sink(file: PipelineFile['sink'], overrides: PipelineOverrides): Pipelin
   if (!SINK_KINDS.includes(kind)) {
     throw new ConfigError(`--sink: ${describeProblem({ expected: oneOf(SINK_KINDS) }, kind)}`);
   }
+  const tuning = { retainSupersededMinutes: file.retain_superseded_minutes, waitForReadersSeconds: file.wait_for_readers_seconds };
   if (overrides.out !== undefined) {
     if (overrides.out.trim() === '') throw new ConfigError(`--out: ${describeProblem({ expected: 'a path' }, overrides.out)}`);
-    return { kind, path: overrides.out, retainSupersededMinutes: file.retain_superseded_minutes };
+    return { kind, path: overrides.out, ...tuning };
   }
-  return { kind, path: kind === file.kind ? file.path : pathFor(kind, file.path), retainSupersededMinutes: file.retain_superseded_minutes };
+  return { kind, path: kind === file.kind ? file.path : pathFor(kind, file.path), ...tuning };
 }
 
 /** The file's path for the other kind: `data/x.duckdb` ⇄ `data/x`. */

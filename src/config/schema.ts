@@ -9,6 +9,7 @@ import {
   DEFAULT_RETAIN_SUPERSEDED_MINUTES,
   DEFAULT_RETRIES,
   DEFAULT_TIMEOUT_SECONDS,
+  DEFAULT_WAIT_FOR_READERS_SECONDS,
 } from './defaults.js';
 import { describeProblem, problem } from './expect.js';
 import { choice, closedMap, logicalTime, positiveNumber, text, utime, wholeNumber } from './fields.js';
@@ -169,6 +170,13 @@ export const pipelineFileSchema = closedMap(
           .meta({
             description:
               'Parquet: minutes a file replaced by a rewrite stays on disk after it leaves the manifest, so a reader still using an older file list can finish; a later commit deletes it.',
+            typeLabel: 'integer ≥ 0',
+          }),
+        wait_for_readers_seconds: wholeNumber(0, 'seconds, an integer ≥ 0')
+          .default(DEFAULT_WAIT_FOR_READERS_SECONDS)
+          .meta({
+            description:
+              'DuckDB: seconds a sync or backfill waits for other processes reading the file (a notebook, a DuckDB shell) to close it, retrying, before it gives up (exit 3). 0 gives up at once.',
             typeLabel: 'integer ≥ 0',
           }),
       },

@@ -32,6 +32,9 @@ export class LockedError extends FatalError {
   override readonly exitCode = 3;
 }
 
+/** Other processes read the DuckDB warehouse (read-only connections), so no run can write it. Exit code 3. */
+export class ReadersHoldError extends LockedError {}
+
 /** The operator stopped the run (SIGINT → exit 130, SIGTERM → 143); committed pages stay and the next run resumes. */
 export class InterruptedError extends FatalError {
   override readonly exitCode: number;

@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { FatalError, LockedError } from '../core/errors.js';
+import { FatalError, LockedError, ReadersHoldError } from '../core/errors.js';
 
 /**
  * DuckDB reports a file held by another process only in its message text (the node API has no
@@ -9,7 +9,11 @@ import { FatalError, LockedError } from '../core/errors.js';
 const LOCK_CONFLICT = /Could not set lock on file/;
 const HOLDER = /Conflicting lock is held in (.*?) \(PID (\d+)\)/;
 
-/** Opens a DuckDB file for writing; another process holding it becomes `LockedError`. */
+/**
+ * Opens a DuckDB file, for writing unless `config.access_mode` is `READ_ONLY` (status). A file another
+ * process writes becomes `LockedError`; a file other processes only read (read-only connections
+ * share their lock) becomes `ReadersHoldError` when this open wanted to write.
+ */
 export async function openDuckDBFile(path: string, config: Readonly<Record<string, string>> = {}): Promise<DuckDBInstance> {
   try {
     return await DuckDBInstance.create(path, { ...config });
@@ -18,6 +22,18 @@ export async function openDuckDBFile(path: string, config: Readonly<Record<strin
     if (LOCK_CONFLICT.test(message)) {
       const holder = HOLDER.exec(message);
       const who = holder === null ? 'another process' : `process ${holder[2]} (${holder[1]})`;
+      if (config.access_mode === 'READ_ONLY') {
+        throw new LockedError(
+          `Warehouse ${path} is being written by ${who}, and DuckDB lets no other process open the file meanwhile: ` +
+            'run status again when that run has ended (between the runs of sync --follow the file is free)',
+          { cause: err },
+        );
+      }
+      if (await readableBesideHolder(path)) {
+        throw new ReadersHoldError(`Warehouse ${path} is open for reading in ${who}, and DuckDB lets no run write a file while any other process has it open`, {
+          cause: err,
+        });
+      }
       throw new LockedError(
         `Warehouse ${path} is locked by ${who}; only one writer may use it at a time. ` +
           'Wait for that run to finish or stop it.',
@@ -30,5 +46,18 @@ export async function openDuckDBFile(path: string, config: Readonly<Record<strin
         'or at a new file in an existing, writable folder',
       { cause: err },
     );
+  }
+}
+
+/**
+ * True when the file opens read-only now: its holders only read (read-only connections share the
+ * lock; a writer's lock excludes them too).
+ */
+async function readableBesideHolder(path: string): Promise<boolean> {
+  try {
+    (await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' })).closeSync();
+    return true;
+  } catch {
+    return false;
   }
 }

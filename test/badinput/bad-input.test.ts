@@ -448,7 +448,11 @@ const cases: readonly Case[] = [
     warehouse: 'duckdb',
     locked: true,
     exit: 3,
-    message: ({ holderPid }) => new RegExp(`^Warehouse w\\.duckdb is locked by process ${holderPid} \\(.+\\); ${esc(LOCKED_FIX)}$`),
+    message: ({ holderPid }) =>
+      new RegExp(
+        `^Warehouse w\\.duckdb is being written by process ${holderPid} \\(.+\\), and DuckDB lets no other process open the file meanwhile: ` +
+          `${esc('run status again when that run has ended (between the runs of sync --follow the file is free)')}$`,
+      ),
   },
   {
     name: 'Parquet warehouse locked by another process',

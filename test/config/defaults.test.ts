@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { parsePipeline } from '../../src/config/index.js';
 import { load, VALID_TAIL } from './helpers.js';
 
 const KEYED = { TONCENTER_API_KEY: 'k' };
@@ -18,10 +19,31 @@ test('without a key: 1 request/s, one in flight, and every other default', () =>
     lag: { mcBlocks: 2 },
     actionsOverlap: { mcBlocks: 150 },
     streams: { transactions: {} },
-    sink: { kind: 'duckdb', path: 'data/x.duckdb', retainSupersededMinutes: 10 },
+    sink: { kind: 'duckdb', path: 'data/x.duckdb', retainSupersededMinutes: 10, waitForReadersSeconds: 30 },
   });
   expect(p.apiKey).toBeUndefined();
   expect(p.streamNames).toEqual(['transactions']);
+});
+
+test('status reads a pipeline whose key variable is unset: no key, the keyless defaults', () => {
+  const p = parsePipeline(withKey(''), 'pipelines/x.yaml', {}, {}, { requireApiKey: false });
+  expect(p.apiKey).toBeUndefined();
+  expect(p.rate).toEqual({ rps: 1, concurrency: 1 });
+  expect(parsePipeline(withKey(''), 'pipelines/x.yaml', {}, KEYED, { requireApiKey: false }).apiKey).toBe('k');
+  expect(() => load(withKey(''))).toThrow('api_key_env names TONCENTER_API_KEY, but that environment variable is not set');
+});
+
+test('sink.wait_for_readers_seconds: 30 unless given; 0 gives up at once', () => {
+  expect(load(`network: mainnet
+streams: [transactions]
+sink: { kind: duckdb, path: x, wait_for_readers_seconds: 0 }
+`).sink.waitForReadersSeconds).toBe(0);
+  expect(() => load(`network: mainnet
+streams: [transactions]
+sink: { kind: duckdb, path: x, wait_for_readers_seconds: -1 }
+`)).toThrow(
+    'sink.wait_for_readers_seconds: expected seconds, an integer ≥ 0, got -1',
+  );
 });
 
 test('with a key: 10 requests/s, five in flight', () => {
@@ -104,11 +126,11 @@ test('the list form and the map form with empty values are the same', () => {
 test('overrides replace the URL and the sink; the path follows the kind', () => {
   const text = `network: mainnet\nstreams: [transactions]\nsink: { kind: duckdb, path: data/w.duckdb }\n`;
   expect(load(text, {}, { baseUrl: 'http://127.0.0.1:9000/' }).baseUrl).toBe('http://127.0.0.1:9000');
-  expect(load(text, {}, { sink: 'parquet' }).sink).toEqual({ kind: 'parquet', path: 'data/w', retainSupersededMinutes: 10 });
-  expect(load(text, {}, { sink: 'parquet', out: 'out/pq' }).sink).toEqual({ kind: 'parquet', path: 'out/pq', retainSupersededMinutes: 10 });
-  expect(load(text, {}, { out: 'other.duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'other.duckdb', retainSupersededMinutes: 10 });
+  expect(load(text, {}, { sink: 'parquet' }).sink).toEqual({ kind: 'parquet', path: 'data/w', retainSupersededMinutes: 10, waitForReadersSeconds: 30 });
+  expect(load(text, {}, { sink: 'parquet', out: 'out/pq' }).sink).toEqual({ kind: 'parquet', path: 'out/pq', retainSupersededMinutes: 10, waitForReadersSeconds: 30 });
+  expect(load(text, {}, { out: 'other.duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'other.duckdb', retainSupersededMinutes: 10, waitForReadersSeconds: 30 });
   const parquet = 'network: mainnet\nstreams: [transactions]\nsink: { kind: parquet, path: data/pq/ }\n';
-  expect(load(parquet, {}, { sink: 'duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'data/pq.duckdb', retainSupersededMinutes: 10 });
+  expect(load(parquet, {}, { sink: 'duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'data/pq.duckdb', retainSupersededMinutes: 10, waitForReadersSeconds: 30 });
 });
 
 test('the pipeline is frozen all the way down', () => {

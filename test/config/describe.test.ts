@@ -38,6 +38,7 @@ test('every option is described', () => {
     'sink.kind',
     'sink.path',
     'sink.retain_superseded_minutes',
+    'sink.wait_for_readers_seconds',
   ]);
   for (const r of rows) {
     expect(r.description, r.key).toMatch(/\S.*\.$/);

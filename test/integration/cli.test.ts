@@ -49,9 +49,9 @@ afterAll(async () => {
 
 interface StatusJson {
   pipeline: string;
-  sink: { kind: string; path: string; retainSupersededMinutes: number };
+  sink: { kind: string; path: string; retainSupersededMinutes: number; waitForReadersSeconds: number };
   tip: { seqno: number; end_lt: string; utime: number };
-  streams: { stream: string; axis: string; checkpoint: string | null; behind: string | null }[];
+  streams: { stream: string; axis: string; checkpoint: string | null; behind: string | null; covered: unknown[]; holes: unknown[] }[];
   tables: Record<string, number>;
   rejects: number;
   runs: { command: string; status: string; started_at: string; ended_at: string | null; rows: unknown; error: string | null }[];
@@ -96,6 +96,7 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
     for (const stream of selected) {
       const line = lines.find((l) => l.startsWith(`${stream.name} `) && l.trim().split(/\s+/).length === 4);
       expect(line?.trim().split(/\s+/), stream.name).toEqual([stream.name, String(tipPositionOf(tip, stream)), '0', stream.axis === 'lt' ? 'lt' : 's']);
+      expect(lines[lines.indexOf(line!) + 1], stream.name).toBe(`  covered ${positionAt(first, stream)}..${tipPositionOf(tip, stream)}`);
     }
     for (const [table, count] of Object.entries(counts)) {
       const line = lines.find((l) => l.startsWith(`${table} `) && l.trim().split(/\s+/).length === 2);
@@ -112,10 +113,17 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
     expect(json.stdout.trim().split('\n')).toHaveLength(1);
     const report = JSON.parse(json.stdout) as StatusJson;
     // The test pipelines keep no superseded Parquet files (pipelineYaml); the default is 10 minutes.
-    expect(report.sink).toEqual({ kind, path: sinkPath, retainSupersededMinutes: kind === 'parquet' ? 0 : 10 });
+    expect(report.sink).toEqual({ kind, path: sinkPath, retainSupersededMinutes: kind === 'parquet' ? 0 : 10, waitForReadersSeconds: 30 });
     expect(report.tip).toEqual({ seqno: tip.seqno, end_lt: String(tip.endLt), utime: tip.utime });
     expect(report.streams).toEqual(
-      selected.map((stream) => ({ stream: stream.name, axis: stream.axis, checkpoint: String(tipPositionOf(tip, stream)), behind: '0' })),
+      selected.map((stream) => ({
+        stream: stream.name,
+        axis: stream.axis,
+        checkpoint: String(tipPositionOf(tip, stream)),
+        behind: '0',
+        covered: [{ from: String(positionAt(first, stream)), to: String(tipPositionOf(tip, stream)) }],
+        holes: [],
+      })),
     );
     expect(report.tables).toEqual(counts);
     expect(report.rejects).toBe(0);

@@ -176,7 +176,7 @@ describe.each(SINKS)('%s', (kind) => {
     const dir = join(work.dir, `echo-422-${kind}`);
     const status = await spawnCli(['status', 'p.yaml'], { cwd: dir, timeoutMs: 30_000 }).done;
     expect(status.code, describeResult(status)).toBe(0);
-    expect(status.stdout).toContain(`settled tip: unavailable (GET ${TIP}: HTTP 422 unknown key ${REDACTED}…, see /keys?k=${REDACTED})`);
+    expect(status.stdout).toContain(`settled tip: unknown (GET ${TIP}: HTTP 422 unknown key ${REDACTED}…, see /keys?k=${REDACTED})`);
     expect(status.stdout).toContain(`error: GET ${TIP}: HTTP 422 unknown key ${REDACTED}`);
     expect(piecesIn(status.stdout + status.stderr)).toEqual([]);
   });

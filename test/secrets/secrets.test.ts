@@ -191,7 +191,7 @@ describe('the API key appears nowhere', () => {
     for (const l of LEVELS) {
       expect(find(`sync 401 ${l}`).outcome.stderr).toContain(`the API key in $${KEY_ENV} was rejected (401 API key does not exist)`);
       expect(find(`sync 403 ${l}`).outcome.stderr).toContain('Network not allowed: the key was issued for the other network');
-      expect(find(`status 401 ${l}`).outcome.stdout).toContain(`settled tip: unavailable (the API key in $${KEY_ENV} was rejected`);
+      expect(find(`status 401 ${l}`).outcome.stdout).toContain(`settled tip: unknown (the API key in $${KEY_ENV} was rejected`);
       expect(find(`status --json 403 ${l}`).outcome.stdout).toContain('Network not allowed');
       expect(JSON.parse(find(`status --json ${l}`).outcome.stdout)).toMatchObject({ tip: { seqno: FIRST_MC + BLOCKS - 1 } });
     }

@@ -92,7 +92,7 @@ export async function startDevnetChild(args: readonly string[], options: CliChil
   };
 }
 
-/** A second process holding a DuckDB file open (and so its write lock) until released. */
+/** A second process holding a DuckDB file open (and so its lock) until released. */
 export interface LockHolder {
   readonly pid: number;
   release(): Promise<void>;
@@ -100,15 +100,19 @@ export interface LockHolder {
 
 const HOLD = `
 import { DuckDBInstance } from '@duckdb/node-api';
-const instance = await DuckDBInstance.create(process.argv[1]);
+const instance = await DuckDBInstance.create(process.argv[1], process.argv[2] === 'read-only' ? { access_mode: 'READ_ONLY' } : {});
 await (await instance.connect()).run('SELECT 1');
 process.stdout.write('held\\n');
 setInterval(() => {}, 1000);
 `;
 
-export async function holdDuckDBFile(path: string): Promise<LockHolder> {
+/**
+ * Opens `path` in another process: for writing (the lock of a running sync), or `read-only` (a
+ * notebook's connection, whose lock other readers share).
+ */
+export async function holdDuckDBFile(path: string, mode: 'read-write' | 'read-only' = 'read-write'): Promise<LockHolder> {
   // cwd = the project, so that the inline module resolves @duckdb/node-api.
-  const child = spawn(process.execPath, ['--input-type=module', '-e', HOLD, path], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', HOLD, path, mode], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = collect(child);
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', () => {

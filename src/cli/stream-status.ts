@@ -1,0 +1,88 @@
+/**
+ * One stream as `status` reports it, from its checkpoint row alone: where a sync continues, what the
+ * warehouse covers, every hole (between covered ranges, and between the pipeline's start and the
+ * first covered range) and the distance to the settled tip, when the tip is known.
+ */
+import { decodeCheckpoint } from '../core/checkpoint.js';
+import type { Range } from '../core/coverage.js';
+import { tipPosition } from '../core/plan.js';
+import type { PositionAxis, StreamDefinition } from '../core/stream.js';
+import type { Landmark } from '../extract/landmarks.js';
+
+/** A range as status prints it (decimal strings: lts exceed JSON's safe integers). */
+export interface ReportedRange {
+  readonly from: string;
+  readonly to: string;
+}
+
+export interface ReportedHole extends ReportedRange {
+  /** The next sync loads it (it lies after the pipeline's start); otherwise only a backfill does. */
+  readonly next_sync_fills: boolean;
+}
+
+export interface StreamStatus {
+  readonly stream: string;
+  readonly axis: PositionAxis;
+  /** A sync continues after it; null before the stream's first run. */
+  readonly checkpoint: string | null;
+  /** Positions between the checkpoint and the settled tip; null when either is unknown. */
+  readonly behind: string | null;
+  /** Null for a checkpoint of an earlier release, which did not record what it covers. */
+  readonly covered: readonly ReportedRange[] | null;
+  readonly holes: readonly ReportedHole[];
+}
+
+/**
+ * `start` is the pipeline's start on the stream's axis, when known: a hole below the first covered
+ * range begins there, and holes after it are the next sync's to fill.
+ */
+export function streamStatus(stream: StreamDefinition, stored: string | undefined, tip: Landmark | undefined, start?: bigint): StreamStatus {
+  const base = { stream: stream.name, axis: stream.axis };
+  if (stored === undefined) return { ...base, checkpoint: null, behind: null, covered: [], holes: [] };
+  const record = decodeCheckpoint(stored);
+  const behind = tip === undefined ? null : (tipPosition(tip, stream.axis) - record.position).toString();
+  // Rows of this release always record their scope; one without it is an earlier release's.
+  if (record.scope === undefined) return { ...base, checkpoint: record.position.toString(), behind, covered: null, holes: [] };
+  const ranges = record.covered.ranges;
+  const holes: Range[] = record.covered.holes();
+  const first = ranges[0];
+  if (start !== undefined && first !== undefined && start < first.from) holes.unshift({ from: start, to: first.from - 1n });
+  return {
+    ...base,
+    checkpoint: record.position.toString(),
+    behind,
+    covered: ranges.map(reported),
+    holes: holes.map((hole) => ({ ...reported(hole), next_sync_fills: start !== undefined && hole.from >= start })),
+  };
+}
+
+/** The text lines of a stream: its checkpoint and distance, then what it covers and each hole with how to fill it. */
+export function streamStatusLines(status: StreamStatus, pipelineFile: string): string[] {
+  const unit = status.axis === 'lt' ? 'lt' : 's';
+  const holes = status.holes.length === 0 ? '' : `, ${status.holes.length} ${status.holes.length === 1 ? 'hole' : 'holes'} (below)`;
+  const behind = status.checkpoint === null ? 'not loaded yet' : `${status.behind === null ? '?' : `${status.behind} ${unit}`}${holes}`;
+  const lines = [`${status.stream.padEnd(18)} ${(status.checkpoint ?? 'none').padEnd(21)} ${behind}`];
+  if (status.checkpoint === null) return lines;
+  lines.push(`  covered ${describeCovered(status.covered)}`);
+  for (const hole of status.holes) {
+    const fill = hole.next_sync_fills
+      ? 'the next sync fills it'
+      : `fill it: chain-etl backfill ${pipelineFile} --from ${chainPoint(status.axis, BigInt(hole.from))} --to ${chainPoint(status.axis, BigInt(hole.to) + 1n)}`;
+    lines.push(`  hole ${hole.from}..${hole.to} not loaded; ${fill}`);
+  }
+  return lines;
+}
+
+function describeCovered(covered: StreamStatus['covered']): string {
+  if (covered === null) return 'unknown: the checkpoint of an earlier release, which did not record it';
+  return covered.length === 0 ? 'nothing yet' : covered.map((r) => `${r.from}..${r.to}`).join(', ');
+}
+
+/** A position as `--from`/`--to` take it: `lt:N`, or an ISO date-time for utime. */
+function chainPoint(axis: PositionAxis, position: bigint): string {
+  return axis === 'lt' ? `lt:${position}` : new Date(Number(position) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+function reported(range: Range): ReportedRange {
+  return { from: range.from.toString(), to: range.to.toString() };
+}

@@ -1,0 +1,134 @@
+/**
+ * A warehouse read without writing, as `status` does: the DuckDB file read-only (readers share its
+ * lock, so a notebook's connection does not stand in the way; a writer's lock does), or a Parquet
+ * folder through its manifest, without its writer lock. Nothing is created, locked for writing or
+ * changed; a path that holds no warehouse is refused, and so is a Parquet folder the sink would refuse
+ * (data files without a manifest, damaged files), with the sink's message.
+ */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DuckDBInstance, quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlCheckpoints, etlMeta, etlRejects, etlRuns } from '../core/bookkeeping.js';
+import { ConfigError } from '../core/errors.js';
+import { SchemaVersionError } from '../core/schema-errors.js';
+import type { AnyTable } from '../core/table.js';
+import { openDuckDBFile } from './duckdb-open.js';
+import { firstParquetFile } from './parquet-cleanup.js';
+import { damagedFiles, damagedFilesError } from './parquet-integrity.js';
+import { MANIFEST_FILE, missingManifestError, readManifest } from './parquet-manifest.js';
+import { manifestViewsSql } from './parquet-views.js';
+import type { SinkKind } from './open-sink.js';
+
+/** What a warehouse holds, as status reports it. */
+export interface WarehouseFacts {
+  /** Checkpoint rows: stream → the stored text. */
+  readonly checkpoints: ReadonlyMap<string, string>;
+  /** Rows per table asked for; 0 for a table the warehouse does not hold yet. */
+  readonly rows: Readonly<Record<string, number>>;
+  /** Rows of `_etl_rejects`. */
+  readonly rejects: number;
+  /** The last runs, newest first, as JSON-ready values. */
+  readonly runs: readonly Record<string, unknown>[];
+}
+
+/** Reads the facts of the warehouse of `kind` at `path` about `tables`, and closes it again. */
+export async function readWarehouseFacts(kind: SinkKind, path: string, tables: readonly AnyTable[], runs = 5): Promise<WarehouseFacts> {
+  checkPath(kind, path);
+  const warehouse = kind === 'duckdb' ? await openDuckDB(path) : await openParquet(path, tables);
+  try {
+    const rows: Record<string, number> = {};
+    for (const table of tables) rows[table.name] = await warehouse.count(table.name);
+    return { checkpoints: warehouse.checkpoints, rows, rejects: await warehouse.count(etlRejects.name), runs: await warehouse.recentRuns(runs) };
+  } finally {
+    warehouse.close();
+  }
+}
+
+/** Refuses a path where no warehouse of the kind can be: nothing there, or a file for a folder and back. */
+function checkPath(kind: SinkKind, path: string): void {
+  const found = statSync(path, { throwIfNoEntry: false });
+  if (found === undefined) throw new ConfigError(`no warehouse at ${path}: check sink.path (or --out); status creates nothing`);
+  if (kind === 'duckdb' ? !found.isDirectory() : found.isDirectory()) return;
+  const [is, want] = kind === 'duckdb' ? ['a folder', 'a DuckDB warehouse is a file'] : ['a file', 'a Parquet warehouse is a folder'];
+  throw new ConfigError(`no warehouse at ${path}: it is ${is}, and ${want}; check sink.kind and sink.path (or --sink, --out)`);
+}
+
+interface ReadOnlyWarehouse {
+  readonly checkpoints: ReadonlyMap<string, string>;
+  /** Rows of a table; 0 for a table the warehouse does not hold yet. */
+  count(table: string): Promise<number>;
+  recentRuns(limit: number): Promise<Record<string, unknown>[]>;
+  close(): void;
+}
+
+async function openDuckDB(path: string): Promise<ReadOnlyWarehouse> {
+  const instance = await openDuckDBFile(path, { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  const close = (): void => {
+    connection.closeSync();
+    instance.closeSync();
+  };
+  try {
+    const present = new Set(
+      (await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'"))
+        .getRows()
+        .map(([name]) => String(name)),
+    );
+    if (!present.has(etlMeta.name)) throw new ConfigError(`no warehouse at ${path}: the DuckDB file has no ${etlMeta.name} table, so chain-etl did not write it`);
+    const version = (await connection.runAndReadAll(`SELECT value FROM ${quotedIdentifier(etlMeta.name)} WHERE key = $key`, { key: SCHEMA_VERSION_KEY })).getRows()[0]?.[0];
+    checkVersion(path, Number(version));
+    const checkpoints = present.has(etlCheckpoints.name)
+      ? new Map((await connection.runAndReadAll(`SELECT stream, position FROM ${quotedIdentifier(etlCheckpoints.name)}`)).getRows().map(([s, p]) => [String(s), String(p)]))
+      : new Map<string, string>();
+    return {
+      checkpoints,
+      count: async (table) => (present.has(table) ? countRows(connection, table) : 0),
+      recentRuns: async (limit) => (present.has(etlRuns.name) ? recentRuns(connection, limit) : []),
+      close,
+    };
+  } catch (err) {
+    close();
+    throw err;
+  }
+}
+
+async function openParquet(path: string, tables: readonly AnyTable[]): Promise<ReadOnlyWarehouse> {
+  const root = resolve(path);
+  const manifest = await readManifest(root);
+  if (manifest === undefined) {
+    const example = await firstParquetFile(root);
+    if (example !== undefined) throw missingManifestError(root, example);
+    throw new ConfigError(`no warehouse at ${path}: the folder has no ${MANIFEST_FILE}; check sink.path (or --out)`);
+  }
+  checkVersion(path, manifest.schemaVersion);
+  const damaged = await damagedFiles(root, manifest);
+  if (damaged.length > 0) throw damagedFilesError(root, damaged);
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  await connection.run(manifestViewsSql(root, manifest, [...tables, etlRuns, etlRejects]));
+  return {
+    checkpoints: new Map(Object.entries(manifest.checkpoints).map(([stream, { position }]) => [stream, position])),
+    count: (table) => countRows(connection, table),
+    recentRuns: (limit) => recentRuns(connection, limit),
+    close: () => {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+function checkVersion(path: string, found: number): void {
+  if (found === SCHEMA_VERSION) return;
+  throw new SchemaVersionError(`Warehouse ${path} has schema version ${found}, this chain-etl reads version ${SCHEMA_VERSION}; use the chain-etl release that wrote it`);
+}
+
+async function countRows(connection: DuckDBConnection, table: string): Promise<number> {
+  return Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quotedIdentifier(table)}`)).getRows()[0]?.[0] ?? 0);
+}
+
+async function recentRuns(connection: DuckDBConnection, limit: number): Promise<Record<string, unknown>[]> {
+  const sql =
+    `SELECT command, status, started_at::VARCHAR AS started_at, ended_at::VARCHAR AS ended_at, rows, error ` +
+    `FROM ${quotedIdentifier(etlRuns.name)} ORDER BY started_at DESC LIMIT ${limit}`;
+  return (await connection.runAndReadAll(sql)).getRowObjectsJson();
+}

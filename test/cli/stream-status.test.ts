@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { streamStatus, streamStatusLines } from '../../src/cli/stream-status.js';
+import { encodeCheckpoint } from '../../src/core/checkpoint.js';
+import { Coverage, type Range } from '../../src/core/coverage.js';
+import type { Landmark } from '../../src/extract/landmarks.js';
+import { streamByName } from '../../src/streams/index.js';
+
+const lt = streamByName('jetton_transfers');
+const utime = streamByName('validator_events');
+const TIP: Landmark = { seqno: 9, startLt: 95n, endLt: 100n, utime: 1_767_225_700 };
+const SCOPE = { network: 'mainnet', service: 'http://127.0.0.1:1', filters: {} };
+
+function stored(position: bigint, ranges: Range[]): string {
+  return encodeCheckpoint({ position, covered: new Coverage(ranges), scope: SCOPE });
+}
+
+describe('streamStatus', () => {
+  it('a stream never loaded: no checkpoint, nothing covered, no distance', () => {
+    const status = streamStatus(lt, undefined, TIP, 10n);
+    expect(status).toEqual({ stream: 'jetton_transfers', axis: 'lt', checkpoint: null, behind: null, covered: [], holes: [] });
+    expect(streamStatusLines(status, 'p.yaml')).toEqual([`jetton_transfers   ${'none'.padEnd(21)} not loaded yet`]);
+  });
+
+  it("holes between covered ranges and after the start are the next sync's; the distance stands beside them", () => {
+    const status = streamStatus(lt, stored(90n, [{ from: 20n, to: 40n }, { from: 61n, to: 90n }]), TIP, 10n);
+    expect(status).toEqual({
+      stream: 'jetton_transfers',
+      axis: 'lt',
+      checkpoint: '90',
+      behind: '10',
+      covered: [{ from: '20', to: '40' }, { from: '61', to: '90' }],
+      holes: [{ from: '10', to: '19', next_sync_fills: true }, { from: '41', to: '60', next_sync_fills: true }],
+    });
+    expect(streamStatusLines(status, 'p.yaml')).toEqual([
+      `jetton_transfers   ${'90'.padEnd(21)} 10 lt, 2 holes (below)`,
+      '  covered 20..40, 61..90',
+      '  hole 10..19 not loaded; the next sync fills it',
+      '  hole 41..60 not loaded; the next sync fills it',
+    ]);
+  });
+
+  it('a hole before the start (or with no start) needs a backfill, and the line gives it; "0 behind" names the hole', () => {
+    const status = streamStatus(lt, stored(100n, [{ from: 20n, to: 40n }, { from: 61n, to: 100n }]), TIP, 50n);
+    expect(status.behind).toBe('0');
+    expect(status.holes).toEqual([{ from: '41', to: '60', next_sync_fills: false }]);
+    expect(streamStatusLines(status, 'p.yaml')).toEqual([
+      `jetton_transfers   ${'100'.padEnd(21)} 0 lt, 1 hole (below)`,
+      '  covered 20..40, 61..100',
+      '  hole 41..60 not loaded; fill it: chain-etl backfill p.yaml --from lt:41 --to lt:61',
+    ]);
+    expect(streamStatus(lt, stored(100n, [{ from: 20n, to: 40n }, { from: 61n, to: 100n }]), undefined).holes).toEqual([{ from: '41', to: '60', next_sync_fills: false }]);
+  });
+
+  it('on the utime axis the backfill takes dates; without the tip the distance is unknown', () => {
+    const status = streamStatus(utime, stored(1_767_225_699n, [{ from: 1_767_225_600n, to: 1_767_225_609n }, { from: 1_767_225_660n, to: 1_767_225_699n }]), undefined);
+    expect(status.behind).toBeNull();
+    expect(streamStatusLines(status, 'p.yaml')).toEqual([
+      `validator_events   ${'1767225699'.padEnd(21)} ?, 1 hole (below)`,
+      '  covered 1767225600..1767225609, 1767225660..1767225699',
+      '  hole 1767225610..1767225659 not loaded; fill it: chain-etl backfill p.yaml --from 2026-01-01T00:00:10Z --to 2026-01-01T00:01:00Z',
+    ]);
+  });
+
+  it('a checkpoint of an earlier release: its coverage is unknown, not "nothing"', () => {
+    const status = streamStatus(lt, '{"position":"80"}', TIP, 10n);
+    expect(status).toMatchObject({ checkpoint: '80', behind: '20', covered: null, holes: [] });
+    expect(streamStatusLines(status, 'p.yaml')[1]).toBe('  covered unknown: the checkpoint of an earlier release, which did not record it');
+  });
+});
