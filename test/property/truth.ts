@@ -1,0 +1,135 @@
+/**
+ * A generated truth: a small devnet chain (its masterchain blocks and the items the devnet renders)
+ * made dense with clones of its items at chosen positions, so that pages fill up, positions hold
+ * ties (some larger than a page) and every page edge is exercised with a few thousand items at most.
+ */
+import { buildDevnetApi } from '../../src/devnet/index.js';
+import type { DevnetApi } from '../../src/devnet/api/context.js';
+import { truthRows } from '../../src/devnet/truth.js';
+import { parseItems } from '../../src/api/wire.js';
+import type { StreamDefinition } from '../../src/core/stream.js';
+import type { Row } from '../../src/load/sink.js';
+import { streams } from '../../src/streams/index.js';
+import { seededRandom } from '../support/etl.js';
+
+/** The four streams; each is also the name of its devnet truth dataset. */
+export type StreamName = 'transactions' | 'actions' | 'jetton_transfers' | 'validator_events';
+export const STREAM_NAMES: readonly StreamName[] = ['transactions', 'actions', 'jetton_transfers', 'validator_events'];
+
+/** Extra items of one stream: `count` clones spread over positions holding `tie` items each. */
+export interface Density {
+  readonly count: number;
+  readonly tie: number;
+}
+
+export interface TruthSpec {
+  readonly seed: number;
+  /** Masterchain blocks of the devnet chain. */
+  readonly blocks: number;
+  readonly density: Readonly<Partial<Record<StreamName, Density>>>;
+}
+
+/** One item of the truth: as served, with its position and the rows the stream makes of it. */
+export interface TruthItem {
+  readonly raw: Record<string, unknown>;
+  readonly position: bigint;
+  readonly key: string;
+  /** The order the service promises among items sharing a position (empty: none, ties come in any order). */
+  readonly tieOrder: string;
+  readonly rows: ReadonlyMap<string, readonly Row[]>;
+}
+
+export interface Truth {
+  readonly spec: TruthSpec;
+  readonly api: DevnetApi;
+  /** Items per stream in the service's order (position, then `tieOrder`). */
+  readonly items: ReadonlyMap<StreamName, readonly TruthItem[]>;
+}
+
+export function streamNamed(name: StreamName): StreamDefinition {
+  const stream = streams.find((s) => s.name === name);
+  if (stream === undefined) throw new Error(`no stream ${name}`);
+  return stream;
+}
+
+export function buildTruth(spec: TruthSpec): Truth {
+  const api = buildDevnetApi({ seed: spec.seed, blocks: spec.blocks, classifyDelay: 0 });
+  const random = seededRandom(spec.seed ^ 0x5eed);
+  const items = new Map<StreamName, TruthItem[]>();
+  let serial = 0;
+  const nextSerial = (): number => ++serial;
+  for (const name of STREAM_NAMES) {
+    const rendered = truthRows(api, name);
+    const density = spec.density[name];
+    const clones = density === undefined || rendered.length === 0 ? [] : cloneItems(name, rendered, density, positionBounds(api, name), random, nextSerial);
+    items.set(name, toTruthItems(name, [...rendered, ...clones]));
+  }
+  return { spec, api, items };
+}
+
+/** The first and last position of the chain on a stream's axis. */
+function positionBounds(api: DevnetApi, name: StreamName): { from: bigint; to: bigint } {
+  const blocks = truthRows(api, 'blocks').filter((block) => block.workchain === -1);
+  const first = blocks[0]!;
+  const last = blocks[blocks.length - 1]!;
+  return streamNamed(name).axis === 'lt'
+    ? { from: BigInt(String(first.start_lt)), to: BigInt(String(last.end_lt)) }
+    : { from: BigInt(String(first.gen_utime)), to: BigInt(String(last.gen_utime)) - 1n };
+}
+
+function toTruthItems(name: StreamName, raw: readonly Record<string, unknown>[]): TruthItem[] {
+  const stream = streamNamed(name);
+  const { ok, rejects } = parseItems(stream.item, raw);
+  if (rejects.length > 0) throw new Error(`${name}: a truth item does not parse: ${rejects[0]!.reason}`);
+  const items = ok.map((item, index) => ({
+    raw: raw[index]!,
+    position: stream.position(item),
+    key: stream.key(item),
+    tieOrder: tieOrderOf(name, raw[index]!),
+    rows: stream.toRows(item),
+  }));
+  return items.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.tieOrder < b.tieOrder ? -1 : a.tieOrder > b.tieOrder ? 1 : 0));
+}
+
+/** Transactions: `lt, account`; actions: `trace_end_lt, trace_id, end_lt, action_id`; the others: none (API-NOTES §6). */
+function tieOrderOf(name: StreamName, raw: Record<string, unknown>): string {
+  if (name === 'transactions') return String(raw.account);
+  if (name === 'actions') return `${String(raw.trace_id)}|${String(raw.end_lt).padStart(20, '0')}|${String(raw.action_id)}`;
+  return '';
+}
+
+function cloneItems(name: StreamName, templates: readonly Record<string, unknown>[], density: Density, bounds: { from: bigint; to: bigint }, random: () => number, nextSerial: () => number): Record<string, unknown>[] {
+  const clones: Record<string, unknown>[] = [];
+  const span = Number(bounds.to - bounds.from);
+  for (let made = 0; made < density.count; ) {
+    const position = bounds.from + BigInt(Math.floor(random() * (span + 1)));
+    for (let i = 0; i < density.tie && made < density.count; i++, made++) {
+      const template = templates[Math.floor(random() * templates.length)]!;
+      clones.push(cloneAt(name, template, position, nextSerial()));
+    }
+  }
+  return clones;
+}
+
+/** A copy of `template` at `position` with a new identity (hash, account, ids) derived from `serial`. */
+function cloneAt(name: StreamName, template: Record<string, unknown>, position: bigint, serial: number): Record<string, unknown> {
+  const copy = structuredClone(template);
+  const hash = hashOf(name, serial);
+  switch (name) {
+    case 'transactions':
+      return { ...copy, hash, lt: String(position), account: `0:${serial.toString(16).toUpperCase().padStart(64, 'A')}` };
+    case 'actions':
+      return { ...copy, action_id: hash, trace_id: hashOf('trace', serial), trace_end_lt: String(position), end_lt: String(position), start_lt: String(position) };
+    case 'jetton_transfers':
+      return { ...copy, transaction_hash: hash, transaction_lt: String(position) };
+    case 'validator_events':
+      return { ...copy, tx_hash: hash, utime: Number(position) };
+  }
+}
+
+function hashOf(label: string, serial: number): string {
+  const bytes = Buffer.alloc(32);
+  bytes.write(label.slice(0, 20), 'latin1');
+  bytes.writeUInt32BE(serial, 28);
+  return bytes.toString('base64');
+}
