@@ -30,6 +30,17 @@ const DENSE: Omit<CaseSpec, 'misbehaviour'> = {
   seed: 11,
 };
 
+/** 1,006 transactions at one lt, 15 blocks, read from the first. */
+const CROWDED_FROM_START: Omit<CaseSpec, 'misbehaviour'> = {
+  truth: { seed: 4, blocks: 15, density: { transactions: { count: 1006, tie: 1006 } } },
+  sink: 'duckdb',
+  streams: ['transactions', 'actions'],
+  startStep: 0,
+  lag: 2,
+  concurrency: 1,
+  seed: 999_981,
+};
+
 export const REGRESSIONS: readonly { readonly name: string; readonly spec: CaseSpec }[] = [
   {
     name: 'a position holding more transactions than a page, in the promised order, is read whole (duckdb)',
@@ -82,6 +93,20 @@ export const PENDING_CASES: Readonly<Partial<Record<KnobKind, CaseSpec>>> = {
   descending: { ...CROWDED_LT, misbehaviour: { knobs: [{ kind: 'descending', stream: 'transactions', rate: 1 }], replicaLag: 0 } },
   duplicates: { ...CROWDED_LT, misbehaviour: { knobs: [{ kind: 'duplicates', stream: 'transactions', rate: 1 }], replicaLag: 0 } },
   outsideRange: { ...DENSE, misbehaviour: { knobs: [{ kind: 'outsideRange', stream: 'transactions', rate: 0.6 }], replicaLag: 0 } },
+  // Both page one crowded lt forever (the judge interrupts the run).
+  ignoreOffset: { ...CROWDED_FROM_START, misbehaviour: { knobs: [{ kind: 'ignoreOffset', stream: 'transactions', rate: 1 }], replicaLag: 0 } },
+  repeatPage: { ...CROWDED_FROM_START, misbehaviour: { knobs: [{ kind: 'repeatPage', stream: 'transactions', rate: 1 }], replicaLag: 0 } },
+  // A lone surrogate in an action's details: the Parquet actions table can no longer be read.
+  poison: {
+    truth: { seed: 21, blocks: 6, density: { actions: { count: 40, tie: 2 } } },
+    sink: 'parquet',
+    streams: ['actions'],
+    startStep: 0,
+    lag: 0,
+    concurrency: 1,
+    seed: 3,
+    misbehaviour: { knobs: [{ kind: 'poison', stream: 'actions', rate: 1 }], replicaLag: 0 },
+  },
 };
 
 /** A server that silently leaves out one transaction: the judge must report it missing. */

@@ -24,7 +24,7 @@ const LISTS: Readonly<Record<string, { stream: StreamName; key: string; bounds: 
 };
 
 /** A JSON number no double holds (2^53 + 1): written into the body text as is. */
-const UNSAFE_INTEGER = '9007199254740993';
+export const UNSAFE_INTEGER = '9007199254740993';
 const UNSAFE_MARK = '"__unsafe_integer__"';
 
 export interface AdversarialServer {
