@@ -31,6 +31,8 @@ export interface AdversarialServer {
   readonly url: string;
   /** Every knob off: the server answers as the service does. */
   healthy: boolean;
+  /** Every request is answered by a replica this many masterchain blocks behind the head. @default 0 */
+  headBehind: number;
   /** Keys of the items each stream was sent poisoned. */
   readonly poisoned: ReadonlyMap<StreamName, ReadonlySet<string>>;
   /** List requests answered so far. */
@@ -45,11 +47,11 @@ export async function startAdversarialServer(truth: Truth, misbehaviour: Misbeha
   const poisoned = new Map<StreamName, Set<string>>();
   let requests = 0;
   let v3Requests = 0;
-  const state = { healthy: false };
+  const state = { healthy: false, headBehind: 0 };
 
   const answer = (endpoint: string, query: URLSearchParams): { status: number; body: string } => {
     const replica = !state.healthy && misbehaviour.replicaLag > 0 && v3Requests++ % 2 === 1 ? misbehaviour.replicaLag : 0;
-    truth.api.view.replicaLag = replica;
+    truth.api.view.replicaLag = Math.max(replica, state.headBehind);
     try {
       const list = LISTS[endpoint];
       if (list === undefined) return { status: 200, body: JSON.stringify(devnetAnswer(routes, endpoint, query)) };
@@ -93,6 +95,12 @@ export async function startAdversarialServer(truth: Truth, misbehaviour: Misbeha
     },
     set healthy(value: boolean) {
       state.healthy = value;
+    },
+    get headBehind() {
+      return state.headBehind;
+    },
+    set headBehind(value: number) {
+      state.headBehind = value;
     },
     poisoned,
     requests: () => requests,

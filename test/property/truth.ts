@@ -5,6 +5,7 @@
  */
 import { buildDevnetApi } from '../../src/devnet/index.js';
 import type { DevnetApi } from '../../src/devnet/api/context.js';
+import type { Generator } from '../../src/devnet/chain/generator.js';
 import { truthRows } from '../../src/devnet/truth.js';
 import { parseItems } from '../../src/api/wire.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
@@ -27,6 +28,8 @@ export interface TruthSpec {
   /** Masterchain blocks of the devnet chain. */
   readonly blocks: number;
   readonly density: Readonly<Partial<Record<StreamName, Density>>>;
+  /** Masterchain blocks between a trace's completion and its actions' visibility. @default 0 */
+  readonly classifyDelay?: number;
 }
 
 /** One item of the truth: as served, with its position and the rows the stream makes of it. */
@@ -41,9 +44,11 @@ export interface TruthItem {
 
 export interface Truth {
   readonly spec: TruthSpec;
-  readonly api: DevnetApi;
-  /** Items per stream in the service's order (position, then `tieOrder`). */
-  readonly items: ReadonlyMap<StreamName, readonly TruthItem[]>;
+  readonly api: DevnetApi & { readonly generator: Generator };
+  /** Items per stream in the service's order (position, then `tieOrder`); `refreshTruth` renews them. */
+  readonly items: Map<StreamName, readonly TruthItem[]>;
+  /** The extra items of each stream, kept across refreshes. */
+  readonly clones: ReadonlyMap<StreamName, readonly Record<string, unknown>[]>;
 }
 
 export function streamNamed(name: StreamName): StreamDefinition {
@@ -53,18 +58,24 @@ export function streamNamed(name: StreamName): StreamDefinition {
 }
 
 export function buildTruth(spec: TruthSpec): Truth {
-  const api = buildDevnetApi({ seed: spec.seed, blocks: spec.blocks, classifyDelay: 0 });
+  const api = buildDevnetApi({ seed: spec.seed, blocks: spec.blocks, classifyDelay: spec.classifyDelay ?? 0 });
   const random = seededRandom(spec.seed ^ 0x5eed);
-  const items = new Map<StreamName, TruthItem[]>();
+  const clones = new Map<StreamName, Record<string, unknown>[]>();
   let serial = 0;
   const nextSerial = (): number => ++serial;
   for (const name of STREAM_NAMES) {
     const rendered = truthRows(api, name);
     const density = spec.density[name];
-    const clones = density === undefined || rendered.length === 0 ? [] : cloneItems(name, rendered, density, positionBounds(api, name), random, nextSerial);
-    items.set(name, toTruthItems(name, [...rendered, ...clones]));
+    clones.set(name, density === undefined || rendered.length === 0 ? [] : cloneItems(name, rendered, density, positionBounds(api, name), random, nextSerial));
   }
-  return { spec, api, items };
+  const truth: Truth = { spec, api, items: new Map(), clones };
+  refreshTruth(truth);
+  return truth;
+}
+
+/** Renders the items again from the chain as it is now (grown, re-classified), clones included. */
+export function refreshTruth(truth: Truth): void {
+  for (const name of STREAM_NAMES) truth.items.set(name, toTruthItems(name, [...truthRows(truth.api, name), ...(truth.clones.get(name) ?? [])]));
 }
 
 /** The first and last position of the chain on a stream's axis. */
