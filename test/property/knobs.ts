@@ -21,6 +21,10 @@ export const KNOB_KINDS = [
   'repeatPage',
   /** One item with an unsafe integer (transactions) or a lone surrogate (actions, others). */
   'poison',
+  /** HTTP 500 with the service's timeout body instead of the page. */
+  'http5xx',
+  /** The page's body cut in half (a connection closed mid-body). */
+  'truncatedBody',
   /** One item is silently left out: no client can notice, so the judge must (never generated; its self-check). */
   'loseItem',
 ] as const;

@@ -58,6 +58,7 @@ export async function startAdversarialServer(truth: Truth, misbehaviour: Misbeha
       requests += 1;
       const knobs = state.healthy ? [] : misbehaviour.knobs.filter((knob) => knob.stream === list.stream && random() < knob.rate);
       const on = (kind: KnobKind): Knob | undefined => knobs.find((knob) => knob.kind === kind);
+      if (on('http5xx') !== undefined) return { status: 500, body: '{"error":"timeout: context deadline exceeded"}' };
       if (on('repeatPage') !== undefined && previous.has(list.stream)) return { status: 200, body: previous.get(list.stream)! };
       const items = listPage(truth, list.stream, list.bounds, new QueryParams(query), on, random);
       let page = items.map((item) => item.raw);
@@ -70,7 +71,7 @@ export async function startAdversarialServer(truth: Truth, misbehaviour: Misbeha
       }
       const body = JSON.stringify({ [list.key]: page, address_book: {}, metadata: {} }).replaceAll(UNSAFE_MARK, UNSAFE_INTEGER);
       previous.set(list.stream, body);
-      return { status: 200, body };
+      return { status: 200, body: on('truncatedBody') === undefined ? body : body.slice(0, Math.floor(body.length / 2)) };
     } catch (error) {
       if (error instanceof ApiError) return { status: error.status, body: JSON.stringify({ error: error.message }) };
       throw error;

@@ -8,7 +8,7 @@ import { describe, it } from 'vitest';
 import { judgeSchedule, scheduleArbitrary, type ScheduleSpec } from './schedule.js';
 
 /** Schedules per `npm test`: several runs each, about 2 s a schedule on an idle 2-core machine. */
-const RUNS = 5;
+const RUNS = 4;
 const SEED = 20_261_127;
 
 const NAMED: readonly { readonly name: string; readonly spec: ScheduleSpec }[] = [
