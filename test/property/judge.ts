@@ -5,6 +5,7 @@
  * nothing stored that the truth lacks, no covered position missing a row, and a rerun against the
  * healthy server exits 0 with the warehouse equal to the truth.
  */
+import { existsSync } from 'node:fs';
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import { FIRST_MC, KEY_ENV, type SinkKind } from '../support/etl.js';
 import { RUN_TIMEOUT_MS, exitProblems, runInProcess } from './cli-run.js';
 import { describeMisbehaviour, type Misbehaviour } from './knobs.js';
 import { startAdversarialServer, type AdversarialServer } from './server.js';
-import { buildTruth, streamNamed, type StreamName, type Truth, type TruthSpec } from './truth.js';
+import { buildTruth, positionOf, tipPositionOf, type StreamName, type Truth, type TruthSpec } from './truth.js';
 import { readSnapshot, streamProblems } from './warehouse-check.js';
 
 export interface CaseSpec {
@@ -101,13 +102,11 @@ function pipelineYaml(spec: CaseSpec, url: string, sinkPath: string): string {
 
 /** The range a run ending at the settled tip must cover on a stream's axis. */
 function requestedRange(spec: CaseSpec, truth: Truth, name: StreamName): Range {
-  const chain = truth.api.view.chain;
-  const start = chain.mcBlock(spec.startStep);
-  const tip = chain.mcBlock(truth.api.view.indexedStep - spec.lag);
-  return streamNamed(name).axis === 'lt' ? { from: BigInt(start.startLt), to: BigInt(tip.endLt) } : { from: BigInt(start.genUtime), to: BigInt(tip.genUtime) - 1n };
+  return { from: positionOf(truth.api, name, spec.startStep), to: tipPositionOf(truth.api, name, truth.api.view.indexedStep - spec.lag) };
 }
 
 async function warehouseProblems(spec: CaseSpec, truth: Truth, server: AdversarialServer, sinkPath: string, complete: boolean): Promise<string[]> {
+  if (!existsSync(sinkPath)) return complete ? ['exit 0 but no warehouse was written'] : [];
   const snapshot = await readSnapshot(spec.sink, sinkPath);
   if (typeof snapshot === 'string') return [snapshot];
   return spec.streams.flatMap((name) =>

@@ -130,12 +130,12 @@ function listPage(
   random: () => number,
 ): TruthItem[] {
   const from = query.bigint(startName, { min: 0n }) ?? 0n;
-  const to = query.bigint(endName, { min: 0n }) ?? BigInt(Number.MAX_SAFE_INTEGER);
+  const to = query.bigint(endName, { min: 0n }) ?? 2n ** 64n;
   const limit = query.limit(10, 1000);
   const offset = on('ignoreOffset') !== undefined ? 0 : query.offset();
   const visible = visibleUpTo(truth, stream);
   const all = truth.items.get(stream) ?? [];
-  let selected = all.filter((item) => item.position >= from && item.position <= to && item.position <= visible);
+  let selected = all.filter((item) => item.position >= from && item.position <= to && (visible === undefined || item.position <= visible));
   selected = shuffleTies(selected, on('shuffleTies') !== undefined, random);
   if (on('descending') !== undefined || query.sort() === 'desc') selected.reverse();
   if (on('loseItem') !== undefined) selected = selected.filter((item) => item !== all[Math.floor(all.length / 2)]);
@@ -154,10 +154,10 @@ function listPage(
   return page;
 }
 
-/** The last position a stale replica shows (everything, on the primary). */
-function visibleUpTo(truth: Truth, stream: StreamName): bigint {
+/** The last position a stale replica shows; undefined on the primary (it shows everything). */
+function visibleUpTo(truth: Truth, stream: StreamName): bigint | undefined {
   const view = truth.api.view;
-  if (view.replicaLag === 0) return BigInt(Number.MAX_SAFE_INTEGER) * 1000n;
+  if (view.replicaLag === 0) return undefined;
   const block = view.chain.mcBlock(view.indexedStep);
   return stream === 'validator_events' ? BigInt(block.genUtime) : BigInt(block.endLt);
 }

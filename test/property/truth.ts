@@ -66,7 +66,7 @@ export function buildTruth(spec: TruthSpec): Truth {
   for (const name of STREAM_NAMES) {
     const rendered = truthRows(api, name);
     const density = spec.density[name];
-    clones.set(name, density === undefined || rendered.length === 0 ? [] : cloneItems(name, rendered, density, positionBounds(api, name), random, nextSerial));
+    clones.set(name, density === undefined || rendered.length === 0 ? [] : cloneItems(name, rendered, density, { from: positionOf(api, name, 0), to: tipPositionOf(api, name, api.view.indexedStep) }, random, nextSerial));
   }
   const truth: Truth = { spec, api, items: new Map(), clones };
   refreshTruth(truth);
@@ -76,16 +76,6 @@ export function buildTruth(spec: TruthSpec): Truth {
 /** Renders the items again from the chain as it is now (grown, re-classified), clones included. */
 export function refreshTruth(truth: Truth): void {
   for (const name of STREAM_NAMES) truth.items.set(name, toTruthItems(name, [...truthRows(truth.api, name), ...(truth.clones.get(name) ?? [])]));
-}
-
-/** The first and last position of the chain on a stream's axis. */
-function positionBounds(api: DevnetApi, name: StreamName): { from: bigint; to: bigint } {
-  const blocks = truthRows(api, 'blocks').filter((block) => block.workchain === -1);
-  const first = blocks[0]!;
-  const last = blocks[blocks.length - 1]!;
-  return streamNamed(name).axis === 'lt'
-    ? { from: BigInt(String(first.start_lt)), to: BigInt(String(last.end_lt)) }
-    : { from: BigInt(String(first.gen_utime)), to: BigInt(String(last.gen_utime)) - 1n };
 }
 
 function toTruthItems(name: StreamName, raw: readonly Record<string, unknown>[]): TruthItem[] {
@@ -143,4 +133,16 @@ function hashOf(label: string, serial: number): string {
   bytes.write(label.slice(0, 20), 'latin1');
   bytes.writeUInt32BE(serial, 28);
   return bytes.toString('base64');
+}
+
+/** Where masterchain block `step` begins on a stream's axis. */
+export function positionOf(api: DevnetApi, name: StreamName, step: number): bigint {
+  const block = api.view.chain.mcBlock(step);
+  return streamNamed(name).axis === 'lt' ? BigInt(block.startLt) : BigInt(block.genUtime);
+}
+
+/** The last position a run settled at block `step` covers on a stream's axis. */
+export function tipPositionOf(api: DevnetApi, name: StreamName, step: number): bigint {
+  const block = api.view.chain.mcBlock(step);
+  return streamNamed(name).axis === 'lt' ? BigInt(block.endLt) : BigInt(block.genUtime) - 1n;
 }

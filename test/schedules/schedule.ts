@@ -17,7 +17,7 @@ import { FIRST_MC, KEY_ENV, type SinkKind } from '../support/etl.js';
 import { exitProblems, runInProcess, type RunResult } from '../property/cli-run.js';
 import { HEALTHY } from '../property/knobs.js';
 import { startAdversarialServer } from '../property/server.js';
-import { buildTruth, refreshTruth, streamNamed, STREAM_NAMES, type StreamName, type Truth } from '../property/truth.js';
+import { buildTruth, positionOf, refreshTruth, STREAM_NAMES, tipPositionOf, type StreamName } from '../property/truth.js';
 import { readSnapshot, streamProblems } from '../property/warehouse-check.js';
 
 export type Command =
@@ -108,8 +108,8 @@ export async function judgeSchedule(spec: ScheduleSpec): Promise<void> {
           if (run.exit === 0) {
             for (const name of STREAM_NAMES) {
               const position = typeof before === 'object' ? before.checkpoints.get(name) : undefined;
-              const from = spec.startStep !== undefined ? positionOf(truth, name, spec.startStep) : position === undefined ? undefined : position + 1n;
-              if (from !== undefined) required.get(name)!.push({ from, to: tipPositionOf(truth, name, tipStep) });
+              const from = spec.startStep !== undefined ? positionOf(truth.api, name, spec.startStep) : position === undefined ? undefined : position + 1n;
+              if (from !== undefined) required.get(name)!.push({ from, to: tipPositionOf(truth.api, name, tipStep) });
             }
           }
           break;
@@ -122,8 +122,8 @@ export async function judgeSchedule(spec: ScheduleSpec): Promise<void> {
           expected = from > tipStep ? [2] : [0];
           if (run.exit === 0) {
             for (const name of STREAM_NAMES) {
-              const end = to === undefined ? tipPositionOf(truth, name, tipStep) : positionOf(truth, name, to) - 1n;
-              required.get(name)!.push({ from: positionOf(truth, name, from), to: end });
+              const end = to === undefined ? tipPositionOf(truth.api, name, tipStep) : positionOf(truth.api, name, to) - 1n;
+              required.get(name)!.push({ from: positionOf(truth.api, name, from), to: end });
             }
           }
           break;
@@ -180,16 +180,4 @@ function pipelineYaml(spec: ScheduleSpec, url: string, sinkPath: string, transac
     `sink: { kind: ${spec.sink}, path: ${JSON.stringify(sinkPath)} }`,
     '',
   ].join('\n');
-}
-
-/** Where masterchain block `step` begins on a stream's axis. */
-function positionOf(truth: Truth, name: StreamName, step: number): bigint {
-  const block = truth.api.view.chain.mcBlock(step);
-  return streamNamed(name).axis === 'lt' ? BigInt(block.startLt) : BigInt(block.genUtime);
-}
-
-/** The last position a run settled at block `step` covers on a stream's axis. */
-function tipPositionOf(truth: Truth, name: StreamName, step: number): bigint {
-  const block = truth.api.view.chain.mcBlock(step);
-  return streamNamed(name).axis === 'lt' ? BigInt(block.endLt) : BigInt(block.genUtime) - 1n;
 }
