@@ -55,12 +55,6 @@ export const HEALTHY: Misbehaviour = { knobs: [], replicaLag: 0 };
  * each has an `it.fails` regression seed in adversarial.test.ts. Remove an entry when its fix lands.
  */
 export const PENDING: Readonly<Partial<Record<KnobKind, string>>> = {
-  shuffleTies: 'class 3 (paging contract)',
-  descending: 'class 3 (paging contract)',
-  duplicates: 'class 3 (paging contract)',
-  outsideRange: 'class 3 (paging contract)',
-  ignoreOffset: 'class 3 (paging contract)',
-  repeatPage: 'class 3 (paging contract)',
   poison: 'class 5 (bad values)',
 };
 
