@@ -203,17 +203,24 @@ function phantomAt(stream: StreamName, item: TruthItem, position: bigint): Truth
   return { ...item, raw, position, key: 'phantom' };
 }
 
-/** The item with one value no reader can take as it is: an unsafe integer, or a lone surrogate in text. */
+/**
+ * The item with one value no reader can take as it is: a lone surrogate in an action's details, an
+ * unsafe integer elsewhere (a transaction's gas_used, a transfer's query_id, an event's amount).
+ */
 function poison(stream: StreamName, raw: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(raw) as Record<string, any>;
-  if (stream === 'transactions' && copy.description?.compute_ph !== undefined) {
-    copy.description.compute_ph.gas_used = UNSAFE_MARK.slice(1, -1);
-  } else if (stream === 'actions') {
-    copy.details = { ...(copy.details ?? {}), comment: 'bad \ud800 text' };
-  } else if (stream === 'jetton_transfers') {
-    copy.query_id = UNSAFE_MARK.slice(1, -1);
-  } else {
-    copy.amount = UNSAFE_MARK.slice(1, -1);
+  const copy = structuredClone(raw);
+  const unsafe = UNSAFE_MARK.slice(1, -1);
+  switch (stream) {
+    case 'transactions': {
+      const compute = (copy.description as { compute_ph?: Record<string, unknown> } | undefined)?.compute_ph;
+      if (compute !== undefined) compute.gas_used = unsafe;
+      return copy;
+    }
+    case 'actions':
+      return { ...copy, details: { ...(copy.details as object | undefined), comment: 'bad \ud800 text' } };
+    case 'jetton_transfers':
+      return { ...copy, query_id: unsafe };
+    case 'validator_events':
+      return { ...copy, amount: unsafe };
   }
-  return copy;
 }
