@@ -98,6 +98,19 @@ export const REGRESSIONS: readonly { readonly name: string; readonly spec: CaseS
     spec: { ...CROWDED_FROM_START, misbehaviour: { knobs: [{ kind: 'repeatPage', stream: 'transactions', rate: 1 }], replicaLag: 0 } },
   },
   {
+    name: "a lone surrogate in an action's details (the Parquet actions table became unreadable before class 5)",
+    spec: {
+      truth: { seed: 21, blocks: 6, density: { actions: { count: 40, tie: 2 } } },
+      sink: 'parquet',
+      streams: ['actions'],
+      startStep: 0,
+      lag: 0,
+      concurrency: 1,
+      seed: 3,
+      misbehaviour: { knobs: [{ kind: 'poison', stream: 'actions', rate: 1 }], replicaLag: 0 },
+    },
+  },
+  {
     name: 'replicas 3 blocks apart under lag 0: refused with one line, then the healthy rerun completes (parquet)',
     spec: {
       truth: { seed: 78, blocks: 8, density: { actions: { count: 300, tie: 4 } } },
@@ -120,23 +133,14 @@ export interface PendingCase {
   readonly runTimeoutMs?: number;
 }
 
-/** One case per PENDING knob kind, each found by the generator. */
-export const PENDING_CASES: Readonly<Partial<Record<KnobKind, PendingCase>>> = {
-  // A lone surrogate in an action's details: the Parquet actions table can no longer be read.
-  poison: {
-    spec: {
-      truth: { seed: 21, blocks: 6, density: { actions: { count: 40, tie: 2 } } },
-      sink: 'parquet',
-      streams: ['actions'],
-      startStep: 0,
-      lag: 0,
-      concurrency: 1,
-      seed: 3,
-      misbehaviour: { knobs: [{ kind: 'poison', stream: 'actions', rate: 1 }], replicaLag: 0 },
-    },
-    symptom: /the warehouse cannot be read: .*surrogate/,
-  },
-};
+/**
+ * One case per PENDING knob kind, each found by the generator. `poison` has none yet: its loss
+ * depends on which answers the poison lands in, and with concurrency the order of requests varies
+ * (seen: seed 564445, 16 blocks, 1,104 jetton transfers at one lt, poison@jetton_transfers×0.3,
+ * concurrency 4, exit 0 with 3 transfers missing; at concurrency 1 the same double count gives
+ * "1105 distinct items arrived … which holds 1104", exit 1).
+ */
+export const PENDING_CASES: Readonly<Partial<Record<KnobKind, PendingCase>>> = {};
 
 /** A server that silently leaves out one transaction: the judge must report it missing. */
 export const SELF_CHECK: CaseSpec = {

@@ -12,7 +12,7 @@ import { streamNamed, type StreamName, type Truth } from './truth.js';
 export interface StreamCheck {
   /** Ranges the covered ranges must hold (each inside one covered range). @default none */
   readonly required?: readonly Range[];
-  /** Keys of items the server sent poisoned: absent, or stored with the unsafe integer exact. @default none */
+  /** Keys of items the server sent poisoned once: absent, stored as the truth has them, or with the unsafe integer exact. @default none */
   readonly poisoned?: ReadonlySet<string>;
   /** Check rows stored beyond the truth (off while re-classified actions wait for the next re-scan). @default true */
   readonly extra?: boolean;
@@ -70,7 +70,8 @@ export function streamProblems(truth: Truth, name: StreamName, snapshot: Snapsho
       const want = expected.get(key);
       if (seen.has(key)) counts.duplicate += 1;
       seen.add(key);
-      if (want !== undefined && excused.has(want.item)) {
+      if (want !== undefined && excused.has(want.item) && text(want.row) !== text(row)) {
+        // Stored as the poisoned answer had it: the unsafe integer must be exact.
         const [poisonedTable, column] = POISONED_COLUMN[name] ?? [];
         if (poisonedTable === table && String(row[column!]) !== UNSAFE_INTEGER) (counts.changed += 1), examples.push(`${key}: ${column} ${String(row[column!])} stored for ${UNSAFE_INTEGER}`);
         continue;
