@@ -92,28 +92,51 @@ function samePage<Item, Filters>(stream: StreamDefinition<Item, Filters>, a: Che
   return a.received === b.received && a.rejects.length === b.rejects.length && a.ok.every((item, i) => stream.key(item) === stream.key(b.ok[i]!));
 }
 
-/** Distinct items of a position: valid ones by key, invalid ones by their JSON text. */
+/**
+ * Distinct items of a position: valid ones by key, invalid ones by the key their raw fields give
+ * (else by their JSON text). An item the service sends broken in one answer and valid in another is
+ * one item, held valid: counted twice, the position would look complete with another item missing.
+ */
 class Held<Item, Filters> {
-  readonly items: Item[] = [];
-  readonly rejects: Reject[] = [];
+  readonly #items = new Map<string, Item>();
+  readonly #rejects = new Map<string, Reject>();
   readonly addressBook: Record<string, unknown> = {};
-  readonly #keys = new Set<string>();
 
   constructor(private readonly stream: StreamDefinition<Item, Filters>) {}
 
   get count(): number {
-    return this.#keys.size;
+    return this.#items.size + this.#rejects.size;
+  }
+
+  get items(): Item[] {
+    return [...this.#items.values()];
+  }
+
+  get rejects(): Reject[] {
+    return [...this.#rejects.values()];
   }
 
   add(page: CheckedPage<Item>): void {
-    for (const item of page.ok) if (this.#first(`item:${this.stream.key(item)}`)) this.items.push(item);
-    for (const reject of page.rejects) if (this.#first(`raw:${JSON.stringify(reject.raw)}`)) this.rejects.push(reject);
+    for (const item of page.ok) {
+      const key = this.stream.key(item);
+      if (!this.#items.has(key)) this.#items.set(key, item);
+      this.#rejects.delete(key);
+    }
+    for (const reject of page.rejects) {
+      const identity = this.#identity(reject);
+      if (!this.#items.has(identity) && !this.#rejects.has(identity)) this.#rejects.set(identity, reject);
+    }
     if (typeof page.addressBook === 'object' && page.addressBook !== null) Object.assign(this.addressBook, page.addressBook);
   }
 
-  #first(key: string): boolean {
-    if (this.#keys.has(key)) return false;
-    this.#keys.add(key);
-    return true;
+  /** The key a rejected item's raw fields give when the key fields themselves are sound, else its JSON text. */
+  #identity(reject: Reject): string {
+    try {
+      const key = this.stream.key(reject.raw as Item);
+      if (typeof key === 'string') return key;
+    } catch {
+      // The key fields are what is broken.
+    }
+    return `raw:${JSON.stringify(reject.raw)}`;
   }
 }

@@ -32,6 +32,8 @@ interface Behaviour {
   readonly overLimit?: boolean;
   /** Pages after the first of a position read alone repeat items of the first: the rest never arrives. */
   readonly hidesTail?: boolean;
+  /** Share of items sent broken (an invalid field beside a sound key), drawn afresh for every answer. */
+  readonly flakyItems?: number;
   /** The stream claims the by-id order within a position (as transactions claim (lt, account)). */
   readonly claimsOrder?: boolean;
   readonly seed?: number;
@@ -64,7 +66,7 @@ function fakeStream(rows: readonly Item[], behaviour: Behaviour, requests: PageR
       let page = ordered.slice(offset, offset + request.limit + (behaviour.overLimit === true ? 1 : 0));
       if (behaviour.hidesTail === true && request.from === request.to && offset > 0) page = ordered.slice(0, page.length);
       if (behaviour.ties === 'sortedPages') sortTies(page);
-      const items = page.map((r) => ({ id: r.id, pos: String(r.pos) }));
+      const items = page.map((r) => ({ id: r.id, pos: random() < (behaviour.flakyItems ?? 0) ? 'broken' : String(r.pos) }));
       const answer = behaviour.repeatPages === true && previous !== undefined ? previous : items;
       previous = items;
       return { items: answer };
@@ -169,6 +171,19 @@ describe('pageWindow against a service that keeps the contract', () => {
       expect(error, `limit ${limit}`).toBeUndefined();
       expect(sorted(ids), `limit ${limit}`).toEqual(sorted(rows.map((r) => r.id)));
       expect(new Set(ids).size, `limit ${limit}: no item yielded twice`).toBe(ids.length);
+    }
+  });
+
+  it('holds an item sent broken in one answer and sound in another once, as sound: the position is not complete while another is missing', async () => {
+    const rows = rowsAt({ 7: 1500 });
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const { pages, error } = await read(rows, { ties: 'shuffled', flakyItems: 0.03, seed }, 1000);
+      expect(error, `seed ${seed}`).toBeUndefined();
+      const sound = pages.flatMap((p) => p.items.map((i) => i.id));
+      const broken = pages.flatMap((p) => p.rejects.map((r) => (r.raw as { id: string }).id));
+      expect(new Set(sound).size, `seed ${seed}: each sound item once`).toBe(sound.length);
+      expect(broken.filter((id) => sound.includes(id)), `seed ${seed}: no item both stored and rejected`).toEqual([]);
+      expect(sorted([...sound, ...broken]), `seed ${seed}: every item stored or rejected`).toEqual(sorted(rows.map((r) => r.id)));
     }
   });
 

@@ -54,11 +54,7 @@ export const HEALTHY: Misbehaviour = { knobs: [], replicaLag: 0 };
  * Knob kinds whose fix is not on main yet, with the class that owns it: generation skips them and
  * each has an `it.fails` regression seed in adversarial.test.ts. Remove an entry when its fix lands.
  */
-export const PENDING: Readonly<Partial<Record<KnobKind, string>>> = {
-  // Found here after class 5 landed: a crowded position counts an item sent once poisoned (a reject,
-  // keyed by its text) and once valid (keyed by its key) as two, stops short and loses others, exit 0.
-  poison: 'classes 3 and 5 (crowded position counting)',
-};
+export const PENDING: Readonly<Partial<Record<KnobKind, string>>> = {};
 
 export function describeMisbehaviour(misbehaviour: Misbehaviour): string {
   const knobs = misbehaviour.knobs.map((knob) => `${knob.kind}@${knob.stream}×${knob.rate.toFixed(2)}`);
