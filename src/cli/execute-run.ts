@@ -11,6 +11,7 @@ import type { Session } from './session.js';
 import { ProgressReporter } from './progress.js';
 import { closeAbandonedRuns } from './abandoned-runs.js';
 import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './warehouse-scope.js';
+import { wellFormedText } from '../core/storable.js';
 
 export interface RunSummary {
   readonly rows: Record<string, number>;
@@ -65,7 +66,7 @@ export async function executeRun(
     await record('ok', null);
     return { rows, requests: session.http.stats.requests, tipSeqno: tip.seqno };
   } catch (error) {
-    const message = activeRedactor().redact(error instanceof Error ? error.message : String(error));
+    const message = wellFormedText(activeRedactor().redact(error instanceof Error ? error.message : String(error)));
     await record(signal.aborted ? 'interrupted' : 'failed', message).catch(() => undefined);
     throw error;
   }

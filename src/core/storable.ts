@@ -14,6 +14,11 @@ export function isWellFormedText(text: string): boolean {
   return (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 }
 
+/** `text` with each lone surrogate replaced by U+FFFD: for our own texts that quote what a server sent (a run's error). */
+export function wellFormedText(text: string): string {
+  return (text as unknown as { toWellFormed(): string }).toWellFormed();
+}
+
 /** The first lone surrogate of an ill-formed text, as `U+D800`. */
 function loneSurrogate(text: string): string {
   for (let i = 0; i < text.length; i++) {

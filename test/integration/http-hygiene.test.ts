@@ -181,6 +181,11 @@ describe.each(SINKS)('%s', (kind) => {
     expect(piecesIn(status.stdout + status.stderr)).toEqual([]);
   });
 
+  test.concurrent('an error body holding a lone surrogate: the run is recorded as failed, the surrogate stored as U+FFFD', async () => {
+    const outcome = await run('lone-surrogate-422', kind, { behave: () => () => ({ kind: 'reply', status: 422, body: '{"error":"bad \\ud800 request"}' }) });
+    expectFailedRun(outcome, `GET ${TIP}: HTTP 422 bad \ufffd request`);
+  });
+
   test.concurrent('an item echoing the key becomes a reject with the key redacted; the rest loads', async () => {
     const outcome = await run('reject', kind, {
       http: '{ retries: 2 }',
