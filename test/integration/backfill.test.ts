@@ -3,6 +3,7 @@
  * exactly that range, for both sinks; usage errors exit 2 with one line; SIGINT exits 130 and the
  * same command resumes; kill -9 at seeded random moments never leaves the warehouse inconsistent,
  * and restarts converge to the truth (Parquet: no duplicate keys, no file outside the manifest).
+ * Runs that are killed or interrupted are the binary as a child process; the others run in process.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { ABANDONED_RUN_ERROR } from '../../src/cli/abandoned-runs.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { Row } from '../../src/load/sink.js';
 import { ensureBuilt } from '../support/build.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import {
   FIRST_MC,
   NO_MISMATCH,
@@ -27,7 +29,6 @@ import {
   mismatch,
   positionAt,
   readWarehouse,
-  runCli,
   seededRandom,
   sleep,
   spawnCli,
@@ -119,7 +120,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('backfill into %s', (kind) => {
   it(`--from mc:${FIRST_MC} --to mc:${TO_MC} equals the truth for exactly that range; running it again changes nothing`, async () => {
     const sinkPath = work.sinkPath(kind, 'range');
     const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, name: `range-${kind}.yaml` });
-    const result = await runCli(['backfill', pipeline, ...RANGE], { cwd: work.dir });
+    const result = await runCliInProcess(['backfill', pipeline, ...RANGE]);
     expect(result.code, describeResult(result)).toBe(0);
     const first = await readWarehouse(kind, sinkPath);
     expectBackfilled(devnet, first);
@@ -131,7 +132,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('backfill into %s', (kind) => {
     expect(seqnos.length).toBe(committedInRange.length);
     expect(first.runs.map((run) => [run.command, run.status])).toEqual([['backfill', 'ok']]);
 
-    const again = await runCli(['backfill', pipeline, ...RANGE], { cwd: work.dir });
+    const again = await runCliInProcess(['backfill', pipeline, ...RANGE]);
     expect(again.code, describeResult(again)).toBe(0);
     const second = await readWarehouse(kind, sinkPath, { glob: false });
     for (const diff of diffSnapshots(first.tables, second.tables)) expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
@@ -172,7 +173,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('backfill into %s', (kind) => {
       expectConsistentPrefix(devnet, snapshot);
     }
     expect(killed).toBe(3);
-    const result = await runCli(['backfill', pipeline, ...RANGE], { cwd: work.dir });
+    const result = await runCliInProcess(['backfill', pipeline, ...RANGE]);
     expect(result.code, describeResult(result)).toBe(0);
     const snapshot = await readWarehouse(kind, sinkPath);
     expectBackfilled(devnet, snapshot);
@@ -194,7 +195,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('backfill into %s', (kind) => {
 describe('backfill usage errors and interruption', () => {
   it('--from after --to exits 2 with a one-line message', async () => {
     const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath: work.sinkPath('duckdb', 'swapped'), name: 'swapped.yaml' });
-    const result = await runCli(['backfill', pipeline, '--from', `mc:${TO_MC}`, '--to', `mc:${FIRST_MC}`], { cwd: work.dir });
+    const result = await runCliInProcess(['backfill', pipeline, '--from', `mc:${TO_MC}`, '--to', `mc:${FIRST_MC}`]);
     expect(result.code, describeResult(result)).toBe(2);
     expect(result.stderr.trimEnd().split('\n')).toEqual([
       `chain-etl: --from mc:${TO_MC} is not before --to mc:${FIRST_MC}: swap them or widen the range`,
@@ -206,7 +207,7 @@ describe('backfill usage errors and interruption', () => {
     const sinkPath = work.sinkPath('duckdb', 'future');
     const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, name: 'future.yaml' });
     const future = new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 10);
-    const result = await runCli(['backfill', pipeline, '--from', future], { cwd: work.dir });
+    const result = await runCliInProcess(['backfill', pipeline, '--from', future]);
     expect(result.code, describeResult(result)).toBe(2);
     expect(result.stderr.trimEnd().split('\n')).toEqual([
       `chain-etl: --from ${future} is in the future: the chain has no data there yet; pick a date up to today`,
@@ -233,7 +234,7 @@ describe('backfill usage errors and interruption', () => {
     const bounds = boundsOf(devnet);
     expect(streams.some((stream) => (reached.get(stream.name) ?? -1n) < bounds(stream).to)).toBe(true);
 
-    const resumed = await runCli(['backfill', pipeline, ...RANGE], { cwd: work.dir });
+    const resumed = await runCliInProcess(['backfill', pipeline, ...RANGE]);
     expect(resumed.code, describeResult(resumed)).toBe(0);
     const snapshot = await readWarehouse('duckdb', sinkPath);
     expectBackfilled(devnet, snapshot);
@@ -256,7 +257,7 @@ describe('backfill usage errors and interruption', () => {
     );
     expectConsistentPrefix(devnet, await readWarehouse('duckdb', sinkPath));
 
-    const resumed = await runCli(['backfill', pipeline, ...RANGE], { cwd: work.dir });
+    const resumed = await runCliInProcess(['backfill', pipeline, ...RANGE]);
     expect(resumed.code, describeResult(resumed)).toBe(0);
     const snapshot = await readWarehouse('duckdb', sinkPath);
     expectBackfilled(devnet, snapshot);

@@ -1,7 +1,8 @@
 /**
  * The CLI around a run: `status` (text and --json) reports the warehouse's real checkpoints, row
  * counts and runs; a second writer is refused with exit 3 naming the holder; an unknown stream in a
- * pipeline file exits 2 with the nearest name suggested.
+ * pipeline file exits 2 with the nearest name suggested. `status` runs in process; the lock and the
+ * pipeline error are judged on the binary as a child process (its pid, exit code and whole stderr).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
 import { streams } from '../../src/streams/index.js';
 import { ensureBuilt } from '../support/build.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import {
   FIRST_MC,
   describeResult,
@@ -68,7 +70,7 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
     const sinkPath = work.sinkPath(kind, 'status');
     const selected = streams.filter((s) => names.includes(s.name));
     const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, streams: names, name: `status-${kind}.yaml` });
-    const synced = await runCli(['sync', pipeline], { cwd: work.dir });
+    const synced = await runCliInProcess(['sync', pipeline]);
     expect(synced.code, describeResult(synced)).toBe(0);
     const snapshot = await readWarehouse(kind, sinkPath);
     const tip = tipBlock(devnet);
@@ -88,7 +90,7 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
     // The warehouse holds exactly these numbers of rows.
     for (const [table, count] of Object.entries(counts)) expect(snapshot.tables.get(table)!.length, table).toBe(count);
 
-    const text = await runCli(['status', pipeline], { cwd: work.dir });
+    const text = await runCliInProcess(['status', pipeline]);
     expect(text.code, describeResult(text)).toBe(0);
     const lines = text.stdout.split('\n');
     expect(lines[0]).toBe(`pipeline ${pipeline} → ${kind} ${sinkPath}`);
@@ -108,7 +110,7 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
     expect(runs[0]).toMatch(/^ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?\+00 {2}sync {5}ok {10}rows (\{.*\})$/);
     expect(JSON.parse(/rows (\{.*\})$/.exec(runs[0]!)![1]!)).toEqual(runRows);
 
-    const json = await runCli(['status', pipeline, '--json'], { cwd: work.dir });
+    const json = await runCliInProcess(['status', pipeline, '--json']);
     expect(json.code, describeResult(json)).toBe(0);
     expect(json.stdout.trim().split('\n')).toHaveLength(1);
     const report = JSON.parse(json.stdout) as StatusJson;

@@ -3,13 +3,15 @@
  * identity) with a broken lt (`invalidItems`). Every item of the synced range ends up in exactly one
  * place: its table (the valid ones, equal to the truth) or `_etl_rejects` (the broken ones, once
  * each, with the raw JSON, endpoint, parameters and reason), and stays so after a second sync that
- * re-reads the actions overlap. `sync --strict` fails on the first broken item instead.
+ * re-reads the actions overlap. `sync --strict` fails on the first broken item instead. The syncs
+ * and status run in process; `--strict` is the binary (its exit code 1 and its only line of stderr).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { INVALID_VALUE, isInvalidItem, itemIdentity } from '../../src/devnet/http/fault-transforms.js';
 import { streams } from '../../src/streams/index.js';
 import { ensureBuilt } from '../support/build.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import {
   NO_MISMATCH,
   describeDiff,
@@ -19,7 +21,6 @@ import {
   makeWorkspace,
   mismatch,
   readWarehouse,
-  runCli,
   startTestDevnet,
   strictSyncFailure,
   syncedBounds,
@@ -89,19 +90,19 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('broken items into %s', (kind) =>
   it('every item lands in its table or in _etl_rejects, exactly once, through two syncs; status counts the rejects', async () => {
     const sinkPath = work.sinkPath(kind, 'rejects');
     const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, name: `rejects-${kind}.yaml` });
-    const first = await runCli(['sync', pipeline], { cwd: work.dir });
+    const first = await runCliInProcess(['sync', pipeline]);
     expect(first.code, describeResult(first)).toBe(0);
     const afterFirst = await readWarehouse(kind, sinkPath);
     expectEveryItemInExactlyOnePlace(afterFirst);
 
     devnet.grow(20);
-    const second = await runCli(['sync', pipeline], { cwd: work.dir });
+    const second = await runCliInProcess(['sync', pipeline]);
     expect(second.code, describeResult(second)).toBe(0);
     const afterSecond = await readWarehouse(kind, sinkPath);
     expectEveryItemInExactlyOnePlace(afterSecond);
     expect(afterSecond.rejects).toBeGreaterThan(afterFirst.rejects);
 
-    const status = await runCli(['status', pipeline, '--json'], { cwd: work.dir });
+    const status = await runCliInProcess(['status', pipeline, '--json']);
     expect(status.code, describeResult(status)).toBe(0);
     expect((JSON.parse(status.stdout) as { rejects: number }).rejects).toBe(afterSecond.rejects);
   });

@@ -2,13 +2,14 @@
  * `chain-etl sync` against a devnet, for both sinks: the warehouse equals the devnet truth over the
  * synced range (positions from the pipeline's start up to each stream's checkpoint), a re-run changes
  * nothing, growth is picked up exactly, big amounts stay exact, ties are complete, and actions of
- * traces classified late arrive through the actions overlap re-scan.
+ * traces classified late arrive through the actions overlap re-scan. The command runs in process
+ * (what the binary itself does is judged in cli.test.ts and backfill.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet } from '../../src/devnet/index.js';
 import type { Row } from '../../src/load/sink.js';
 import { streams } from '../../src/streams/index.js';
-import { ensureBuilt } from '../support/build.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import {
   FIRST_MC,
   NO_MISMATCH,
@@ -26,7 +27,6 @@ import {
   openWarehouse,
   positionAt,
   readWarehouse,
-  runCli,
   startTestDevnet,
   tableNamed,
   tipBlock,
@@ -52,7 +52,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
   const snapshots: Snapshot[] = [];
 
   const sync = async (): Promise<Snapshot> => {
-    const result = await runCli(['sync', pipeline], { cwd: work.dir });
+    const result = await runCliInProcess(['sync', pipeline]);
     expect(result.code, describeResult(result)).toBe(0);
     const snapshot = await readWarehouse(kind, sinkPath);
     snapshots.push(snapshot);
@@ -85,7 +85,6 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
   };
 
   beforeAll(async () => {
-    ensureBuilt();
     devnet = await startTestDevnet({ seed: SEED, blocks: BLOCKS, classifyDelay: CLASSIFY_DELAY });
     work = await makeWorkspace(`sync-${kind}`);
     sinkPath = work.sinkPath(kind);

@@ -3,13 +3,14 @@
  *
  * Devnets (the real `chain-etl devnet` binary) know a long, distinctive key. Every command that
  * takes a pipeline (sync, backfill, status, status --json; not demo, which makes its own key) runs
- * with the key in its environment at every log level, on a healthy devnet and through failures: a
+ * with the key in its environment at every log level (at trace as the binary in a child process, at
+ * the others in process), on a healthy devnet and through failures: a
  * devnet whose fault profile injects 5xx, resets, truncated and malformed bodies (runs recover by
  * retrying); one that always answers 5xx (retries run out); a wrong key, itself distinctive (401);
  * and the other network's key (403). `devnet truth` runs with the key in its environment too.
  *
  * Then the key (and the wrong and the other network's key) is searched, as text and in hex and
- * base64, in: every byte printed by every process (devnets included); every file the runs left
+ * base64, in: every byte printed by every process (devnets included) and every in-process run; every file the runs left
  * (DuckDB files, Parquet files, manifests, anything else); every row of every table of every DuckDB
  * file, cast to text, and its catalog; every Parquet file's rows, key/value metadata, metadata and
  * schema. Zero hits. Finally the devnet is shown to listen on 127.0.0.1 only.
@@ -26,6 +27,7 @@ import { readManifest } from '../../src/load/parquet-manifest.js';
 import { manifestViewsSql } from '../../src/load/parquet-views.js';
 import { ensureBuilt } from '../support/build.js';
 import { runChainEtl, startDevnetChild, type CliOutcome, type DevnetChild } from '../support/cli-child.js';
+import { runInProcess } from '../support/cli-in-process.js';
 import { duckdbState, duckdbTexts, listFiles, parquetTexts, type StoredText } from '../support/warehouse-probe.js';
 
 const KEY_ENV = 'CHAIN_ETL_SECRET_TEST_KEY';
@@ -133,38 +135,43 @@ beforeAll(async () => {
         '',
       ].join('\n'),
     );
+    // At trace (the most verbose level) a run is the binary in a child process, every byte it prints
+    // searched; at the other levels it runs in process, everything it writes to fd 1 and 2 searched.
     const run = (label: string, args: string[], key: string, expectedExit: number) => async (): Promise<void> => {
-      const outcome = await runChainEtl(args, { cwd: root, env: { [KEY_ENV]: key }, timeoutMs: 110_000 });
+      const env = { [KEY_ENV]: key };
+      const inProcess = args.includes('--log-level') && !args.includes('trace');
+      const outcome = inProcess ? { args, ...(await runInProcess(args, env)) } : await runChainEtl(args, { cwd: root, env, timeoutMs: 110_000 });
       runs.push({ label, outcome, expectedExit });
     };
     const level = (l: string): string[] => ['--log-level', l];
-    const duckdb = (name: string): string[] => ['--sink', 'duckdb', '--out', `${name}.duckdb`];
-    const parquet = (name: string): string[] => ['--sink', 'parquet', '--out', name];
+    const pipeline = join(root, 'p.yaml');
+    const duckdb = (name: string): string[] => ['--sink', 'duckdb', '--out', join(root, `${name}.duckdb`)];
+    const parquet = (name: string): string[] => ['--sink', 'parquet', '--out', join(root, name)];
 
     // Retries running out take ~30 s of backoff: start it first, beside everything else.
-    const exhausted = run('sync, always 5xx, trace', ['sync', 'p.yaml', '--base-url', failing.url, ...duckdb('exhausted'), ...level('trace')], SECRET, 1)();
+    const exhausted = run('sync, always 5xx, trace', ['sync', pipeline, '--base-url', failing.url, ...duckdb('exhausted'), ...level('trace')], SECRET, 1)();
     exhausted.catch(() => undefined); // awaited below; a failure is reported there
 
     const first: (() => Promise<void>)[] = [run('devnet truth', ['devnet', 'truth', '--seed', String(SEED), '--blocks', String(BLOCKS), '--dataset', 'transactions'], SECRET, 0)];
     LEVELS.forEach((l, i) => {
-      first.push(run(`sync ${l}`, ['sync', 'p.yaml', ...duckdb(`sync-${l}`), ...level(l)], SECRET, 0));
-      first.push(run(`backfill ${l}`, ['backfill', 'p.yaml', '--from', `mc:${START_MC}`, '--to', `mc:${START_MC + 20}`, ...parquet(`backfill-${l}`), ...level(l)], SECRET, 0));
+      first.push(run(`sync ${l}`, ['sync', pipeline, ...duckdb(`sync-${l}`), ...level(l)], SECRET, 0));
+      first.push(run(`backfill ${l}`, ['backfill', pipeline, '--from', `mc:${START_MC}`, '--to', `mc:${START_MC + 20}`, ...parquet(`backfill-${l}`), ...level(l)], SECRET, 0));
       const faultySink = i % 2 === 0 ? duckdb(`faulty-${l}`) : parquet(`faulty-${l}`);
-      first.push(run(`sync through faults ${l}`, ['sync', 'p.yaml', '--base-url', faulty[i]!.url, ...faultySink, ...level(l)], SECRET, 0));
-      first.push(run(`sync 401 ${l}`, ['sync', 'p.yaml', ...duckdb(`wrong-key-${l}`), ...level(l)], WRONG_KEY, 1));
-      first.push(run(`sync 403 ${l}`, ['sync', 'p.yaml', ...parquet(`other-network-${l}`), ...level(l)], TESTNET_KEY, 1));
+      first.push(run(`sync through faults ${l}`, ['sync', pipeline, '--base-url', faulty[i]!.url, ...faultySink, ...level(l)], SECRET, 0));
+      first.push(run(`sync 401 ${l}`, ['sync', pipeline, ...duckdb(`wrong-key-${l}`), ...level(l)], WRONG_KEY, 1));
+      first.push(run(`sync 403 ${l}`, ['sync', pipeline, ...parquet(`other-network-${l}`), ...level(l)], TESTNET_KEY, 1));
     });
     await pool(first, 4);
 
     // status reads what the runs above wrote; with a rejected key it still reports, tip unavailable.
     const second: (() => Promise<void>)[] = [];
     for (const l of LEVELS) {
-      second.push(run(`status ${l}`, ['status', 'p.yaml', ...duckdb(`sync-${l}`), ...level(l)], SECRET, 0));
-      second.push(run(`status --json ${l}`, ['status', 'p.yaml', '--json', ...parquet(`backfill-${l}`), ...level(l)], SECRET, 0));
-      second.push(run(`status 401 ${l}`, ['status', 'p.yaml', ...duckdb(`wrong-key-${l}`), ...level(l)], WRONG_KEY, 0));
-      second.push(run(`status --json 403 ${l}`, ['status', 'p.yaml', '--json', ...parquet(`other-network-${l}`), ...level(l)], TESTNET_KEY, 0));
+      second.push(run(`status ${l}`, ['status', pipeline, ...duckdb(`sync-${l}`), ...level(l)], SECRET, 0));
+      second.push(run(`status --json ${l}`, ['status', pipeline, '--json', ...parquet(`backfill-${l}`), ...level(l)], SECRET, 0));
+      second.push(run(`status 401 ${l}`, ['status', pipeline, ...duckdb(`wrong-key-${l}`), ...level(l)], WRONG_KEY, 0));
+      second.push(run(`status --json 403 ${l}`, ['status', pipeline, '--json', ...parquet(`other-network-${l}`), ...level(l)], TESTNET_KEY, 0));
     }
-    second.push(run('backfill 401 trace', ['backfill', 'p.yaml', '--from', `mc:${START_MC}`, ...duckdb('wrong-key-backfill'), ...level('trace')], WRONG_KEY, 1));
+    second.push(run('backfill 401 trace', ['backfill', pipeline, '--from', `mc:${START_MC}`, ...duckdb('wrong-key-backfill'), ...level('trace')], WRONG_KEY, 1));
     await pool(second, 4);
     await exhausted;
   } finally {
