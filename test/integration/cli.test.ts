@@ -32,7 +32,7 @@ import {
 } from '../support/etl.js';
 
 const SEED = 31337;
-const BLOCKS = 300;
+const BLOCKS = 200;
 
 /** Answers after 30 ms, so that a run at a low pipeline rps lasts several seconds. */
 let devnet: TestDevnet;

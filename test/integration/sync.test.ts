@@ -37,7 +37,7 @@ import {
 } from '../support/etl.js';
 
 const SEED = 4242;
-const BLOCKS = 300;
+const BLOCKS = 200;
 const CLASSIFY_DELAY = 5;
 const TWO_POW_100 = 2n ** 100n;
 /** Tables whose rows come only from positions above the checkpoint (no overlap re-scan). */
