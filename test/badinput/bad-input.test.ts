@@ -1,5 +1,6 @@
 /**
- * Bad input, table-driven. Every case runs the real CLI as a child process and asserts:
+ * Bad input, table-driven. Every case runs the CLI (in process through `runCli`; the binary as a child
+ * process for the retried cases and one case per kind of refusal) and asserts:
  *   - the exit code (2 for a bad pipeline file, flag, argument or warehouse version; 3 when another
  *     process holds the warehouse; 1 for the rest);
  *   - that stdout is empty and stderr is ONE line, `chain-etl: <problem>: <fix>`, exactly as given;
@@ -27,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { ensureBuilt } from '../support/build.js';
 import { holdDuckDBFile, runChainEtl, type ChildEnv, type CliOutcome } from '../support/cli-child.js';
+import { runInProcess } from '../support/cli-in-process.js';
 import { duckdbState, listFiles, parquetState, sha256, type DuckDBState } from '../support/warehouse-probe.js';
 
 const KEY_ENV = 'CHAIN_ETL_BADINPUT_KEY';
@@ -109,6 +111,8 @@ interface Case {
   readonly mustNotShow?: string;
   /** Waits out the client's retries: started in beforeAll, so that it does not hold a slot of the concurrent tests. */
   readonly slow?: boolean;
+  /** Runs the binary as a child process (its own exit code and whole stderr are under test); else `runCli` in process. */
+  readonly binary?: boolean;
 }
 
 const keyEnv = (key: string | undefined): ChildEnv => ({ [KEY_ENV]: key });
@@ -128,6 +132,7 @@ const cases: readonly Case[] = [
     name: 'unreachable host (base_url on a closed port), after retries',
     args: (w) => ['sync', 'p.yaml', '--base-url', w.closed],
     warehouse: 'duckdb',
+    binary: true,
     exit: 1,
     message: ({ world }) => {
       const hostPort = esc(new URL(world.closed).host);
@@ -143,6 +148,7 @@ const cases: readonly Case[] = [
     name: 'non-JSON 200 responses (text/plain), after retries',
     parts: (w) => ({ base_url: `${w.notTheApi}/text` }),
     warehouse: 'duckdb',
+    binary: true,
     exit: 1,
     message: ({ world }) =>
       new RegExp(
@@ -158,6 +164,7 @@ const cases: readonly Case[] = [
     name: 'invalid YAML',
     parts: () => ({ network: '[mainnet' }),
     warehouse: 'none',
+    binary: true,
     exit: 2,
     message: () => 'p.yaml:2:1: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
   },
@@ -302,6 +309,7 @@ const cases: readonly Case[] = [
     name: 'unknown flag',
     args: () => ['sync', 'p.yaml', '--folow'],
     warehouse: 'duckdb',
+    binary: true,
     exit: 2,
     message: () => 'Unknown argument: folow',
   },
@@ -323,6 +331,7 @@ const cases: readonly Case[] = [
     name: '--base-url with credentials (not shown)',
     args: () => ['sync', 'p.yaml', '--base-url', 'http://user:hunter2secret@127.0.0.1:1'],
     warehouse: 'duckdb',
+    binary: true,
     exit: 2,
     message: () =>
       '--base-url: expected an http(s) URL of the service root such as https://toncenter.com, got a value not shown here (it may be a secret): ' +
@@ -439,6 +448,7 @@ const cases: readonly Case[] = [
     name: 'DuckDB warehouse locked by another process (sync)',
     warehouse: 'duckdb',
     locked: true,
+    binary: true,
     exit: 3,
     message: ({ holderPid }) => new RegExp(`^Warehouse w\\.duckdb is locked by process ${holderPid} \\(.+\\); ${esc(LOCKED_FIX)}$`),
   },
@@ -551,8 +561,8 @@ beforeAll(async () => {
   mkdirSync(seed);
   writeFileSync(join(root, 'seed.yaml'), pipelineYaml(world));
   const seeded = await Promise.all([
-    runChainEtl(['sync', '../seed.yaml', '--log-level', 'warn'], { cwd: seed, env: keyEnv(MAINNET_KEY) }),
-    runChainEtl(['sync', '../seed.yaml', '--sink', 'parquet', '--out', PARQUET, '--log-level', 'warn'], { cwd: seed, env: keyEnv(MAINNET_KEY) }),
+    runInProcess(['sync', '../seed.yaml', '--log-level', 'warn'], keyEnv(MAINNET_KEY), seed),
+    runInProcess(['sync', '../seed.yaml', '--sink', 'parquet', '--out', PARQUET, '--log-level', 'warn'], keyEnv(MAINNET_KEY), seed),
   ]);
   for (const run of seeded) expect(run.code, run.stderr).toBe(0);
   seedSnapshot = await snapshot(seed, 'duckdb');
@@ -673,7 +683,9 @@ async function executeCase(c: Case): Promise<Executed> {
   const holder = c.locked ? await holdDuckDBFile(join(dir, c.warehouse === 'parquet' ? join(PARQUET, LOCK_FILE) : DUCKDB)) : undefined;
   let run: CliOutcome;
   try {
-    run = await runChainEtl(c.args?.(world) ?? ['sync', 'p.yaml'], { cwd: dir, env: c.env?.(world) ?? keyEnv(MAINNET_KEY), timeoutMs: 100_000 });
+    const args = c.args?.(world) ?? ['sync', 'p.yaml'];
+    const env = c.env?.(world) ?? keyEnv(MAINNET_KEY);
+    run = c.binary ? await runChainEtl(args, { cwd: dir, env, timeoutMs: 100_000 }) : { args, ...(await runInProcess(args, env, dir)) };
   } finally {
     await holder?.release();
   }

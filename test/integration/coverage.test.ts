@@ -1,5 +1,5 @@
 /**
- * What a checkpoint covers, from the user's side (the CLI as a process, both sinks): a changed filter,
+ * What a checkpoint covers, from the user's side (the CLI in process, one refusal as the binary; both sinks): a changed filter,
  * network or chain is refused with exit 2 and nothing written; a backfill to the tip hands over to the
  * first sync without a hole; a start after the settled tip is refused; and late actions are re-scanned
  * from the previous checkpoint, whatever the time between syncs.
@@ -12,6 +12,7 @@ import type { Network } from '../../src/api/network.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { streams } from '../../src/streams/index.js';
 import { ensureBuilt } from '../support/build.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import {
   FIRST_MC,
   KEY,
@@ -118,7 +119,9 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('what a checkpoint covers, %s', (
     await writeFile(path, pipelineYaml({ ...spec, kind, sinkPath }));
     return path;
   };
-  const run = (...args: string[]): Promise<CliResult> => runCli(args, { cwd: work.dir });
+  const run = (...args: string[]): Promise<CliResult> => runCliInProcess(args);
+  /** The binary, for the one refusal whose exit code and whole stderr are those of the process. */
+  const spawned = (...args: string[]): Promise<CliResult> => runCli(args, { cwd: work.dir });
 
   it('a changed filter is refused with exit 2, naming the old and the new filters, and nothing is written', async () => {
     const sinkPath = work.sinkPath(kind, 'filters');
@@ -132,7 +135,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('what a checkpoint covers, %s', (
     expect(new Set(before.tables.get('transactions')!.map((row) => row.account))).toEqual(new Set([account]));
 
     const widened = await pipeline({ url: devnet.url, start, streams: '{ transactions: , validator_events: }' }, sinkPath);
-    expectRefused(await run('sync', widened), new RegExp(`^chain-etl: transactions: the warehouse holds the rows of \\{ accounts: \\[${account}\\] \\} .*asks for no filter \\(everything\\).*restore the filters, or sync into another warehouse`));
+    expectRefused(await spawned('sync', widened), new RegExp(`^chain-etl: transactions: the warehouse holds the rows of \\{ accounts: \\[${account}\\] \\} .*asks for no filter \\(everything\\).*restore the filters, or sync into another warehouse`));
     expectRefused(await run('backfill', widened, '--from', `mc:${FIRST_MC}`), /^chain-etl: transactions: the warehouse holds the rows of/);
     expectUnchanged(before, await readWarehouse(kind, sinkPath, { glob: false, partial: true }));
 

@@ -3,8 +3,9 @@
  * judge the warehouse, the exit code and the messages rather than the process: no node start and no
  * DuckDB load per run. What the command writes to stdout and stderr (its one-line failure message,
  * `status`, and the logger's lines, which go straight to fd 2) is captured per run, so runs may
- * overlap; a run that needs another value of an environment variable waits for the others. Paths in
- * arguments and pipeline files must be absolute (the process's cwd is the runner's).
+ * overlap; a run that needs another value of an environment variable, or another working directory,
+ * waits for the others. Relative paths in arguments and pipeline files resolve in `cwd` when a run
+ * gives one (the process changes directory for it), else in the runner's.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
@@ -25,6 +26,8 @@ let idle: Promise<void> = Promise.resolve();
 let settle = (): void => undefined;
 /** Environment variables the running commands set, with the value each had before. */
 const setEnv = new Map<string, string | undefined>();
+/** The working directory the running commands share, and the one the runner had before. */
+let sharedCwd: { readonly dir: string; readonly before: string } | undefined;
 
 /** Routes writes to fd 1 and 2 made inside a run (process.stdout/stderr and pino's fs.writeSync) to that run's capture. */
 function captureOutput(): () => void {
@@ -58,24 +61,36 @@ function captureOutput(): () => void {
   };
 }
 
-/** Whether `env` can be set beside the running commands' variables (no variable with another value). */
-function fits(env: Readonly<Record<string, string>>): boolean {
+/** Whether `env` and `cwd` can be set beside the running commands' (no variable with another value, the same directory). */
+function fits(env: Readonly<Record<string, string | undefined>>, cwd: string | undefined): boolean {
+  if (cwd !== undefined && sharedCwd !== undefined && sharedCwd.dir !== cwd) return false;
+  if (cwd === undefined && sharedCwd !== undefined) return false;
+  if (cwd !== undefined && sharedCwd === undefined && active > 0) return false;
   return Object.entries(env).every(([name, value]) => !setEnv.has(name) || process.env[name] === value);
 }
 
-function setVariables(env: Readonly<Record<string, string>>): void {
+function setVariables(env: Readonly<Record<string, string | undefined>>): void {
   for (const [name, value] of Object.entries(env)) {
     if (!setEnv.has(name)) setEnv.set(name, process.env[name]);
-    process.env[name] = value;
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
   }
 }
 
-function restoreVariables(): void {
+function enter(cwd: string | undefined): void {
+  if (cwd === undefined || sharedCwd !== undefined) return;
+  sharedCwd = { dir: cwd, before: process.cwd() };
+  process.chdir(cwd);
+}
+
+function restoreEnvironment(): void {
   for (const [name, value] of setEnv) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
   setEnv.clear();
+  if (sharedCwd !== undefined) process.chdir(sharedCwd.before);
+  sharedCwd = undefined;
 }
 
 /** `runInProcess` with the test key in `CHAIN_ETL_TEST_KEY`, as `runCli` of test/support/etl.ts gives it to the child. */
@@ -83,16 +98,20 @@ export function runCliInProcess(args: readonly string[]): Promise<CliResult> {
   return runInProcess(args, { [KEY_ENV]: KEY });
 }
 
-/** Runs one command line in process with `env` set for it; resolves with its exit code and what it wrote. */
-export async function runInProcess(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<CliResult> {
+/**
+ * Runs one command line in process with `env` set for it (undefined: unset) and, if given, `cwd` as
+ * the working directory; resolves with its exit code and what it wrote.
+ */
+export async function runInProcess(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}, cwd?: string): Promise<CliResult> {
   const started = performance.now();
-  while (!fits(env)) await idle;
+  while (!fits(env, cwd)) await idle;
   if (active === 0) {
     restore = captureOutput();
     idle = new Promise((resolve) => (settle = resolve));
   }
   active += 1;
   setVariables(env);
+  enter(cwd);
   const capture: Capture = { stdout: '', stderr: '' };
   try {
     const stderr = new Writable({
@@ -107,7 +126,7 @@ export async function runInProcess(args: readonly string[], env: Readonly<Record
     active -= 1;
     if (active === 0) {
       restore?.();
-      restoreVariables();
+      restoreEnvironment();
       settle();
     }
   }
