@@ -1,5 +1,5 @@
 /**
- * One bad value costs one row, from the user's side (issue 10, class 5): the CLI as a process against
+ * One bad value costs one row, from the user's side (issue 10, class 5): the CLI in process (runCli) against
  * a devnet whose `badValues` fault sends, for 5% of the items (the same ones on every request), an
  * integer beyond 2^53 as a JSON number, a fraction where unix seconds belong, or a lone surrogate in
  * a text value or a JSON key; and for 5% of the address-book entries a wrong type or a lone
@@ -16,7 +16,6 @@ import { itemIdentity } from '../../src/devnet/http/fault-transforms.js';
 import { BIG_INTEGER, entryPoison, poisonItem, withRawNumbers, type ItemPoison } from '../../src/devnet/http/value-faults.js';
 import type { Row } from '../../src/load/sink.js';
 import { streams } from '../../src/streams/index.js';
-import { ensureBuilt } from '../support/build.js';
 import {
   NO_MISMATCH,
   addressProblems,
@@ -27,9 +26,7 @@ import {
   mismatch,
   openWarehouse,
   readWarehouse,
-  runCli,
   startTestDevnet,
-  strictSyncFailure,
   syncedBounds,
   truthItems,
   type Bounds,
@@ -38,6 +35,8 @@ import {
   type TestDevnet,
   type Workspace,
 } from '../support/etl.js';
+import { strictSyncFailure } from '../support/strict-sync.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 const FRACTION = 0.05;
 
@@ -45,7 +44,6 @@ let devnet: TestDevnet;
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   devnet = await startTestDevnet({ seed: 7373, blocks: 60, faults: { badValues: FRACTION } });
   work = await makeWorkspace('bad-values');
 });
@@ -144,16 +142,16 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('bad values into %s', (kind) => {
   it('each bad value costs its own row only, the tables stay readable, and a later sync works', async () => {
     const sinkPath = work.sinkPath(kind, 'bad-values');
     const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, name: `bad-values-${kind}.yaml` });
-    const first = await runCli(['sync', pipeline], { cwd: work.dir });
+    const first = await runCliInProcess(['sync', pipeline]);
     expect(first.code, describeResult(first)).toBe(0);
     await expectOneRowPerBadValue(kind, sinkPath);
 
     devnet.grow(5);
-    const second = await runCli(['sync', pipeline], { cwd: work.dir });
+    const second = await runCliInProcess(['sync', pipeline]);
     expect(second.code, describeResult(second)).toBe(0);
     await expectOneRowPerBadValue(kind, sinkPath);
 
-    const status = await runCli(['status', pipeline, '--json'], { cwd: work.dir });
+    const status = await runCliInProcess(['status', pipeline, '--json']);
     expect(status.code, describeResult(status)).toBe(0);
     expect((JSON.parse(status.stdout) as { rejects: number }).rejects).toBe((await readWarehouse(kind, sinkPath, { glob: false })).rejects);
   });

@@ -1,5 +1,5 @@
 /**
- * Recovery never destroys data, from the user's side (the CLI as a process against a devnet): a
+ * Recovery never destroys data, from the user's side (the CLI in process, one refusal as the binary, against a devnet): a
  * deleted manifest is refused and every data file stays; files chain-etl did not write are kept; a
  * damaged file of any table is refused by name, and `chain-etl repair` sets it aside and fetches its
  * range again until the warehouse equals the chain; a reader's file list outlives a sync that
@@ -15,6 +15,7 @@ import { readManifest, type Manifest } from '../../src/load/parquet-manifest.js'
 import { manifestViewsSql } from '../../src/load/parquet-views.js';
 import { dataTables, streams } from '../../src/streams/index.js';
 import { ensureBuilt } from '../support/build.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import {
   FIRST_MC,
   KEY,
@@ -51,7 +52,9 @@ afterAll(async () => {
   await work?.remove();
 });
 
-const run = (...args: string[]): Promise<CliResult> => runCli(args, { cwd: work.dir });
+const run = (...args: string[]): Promise<CliResult> => runCliInProcess(args);
+/** The binary, for the refusal whose exit code and whole stderr are those of the process. */
+const spawned = (...args: string[]): Promise<CliResult> => runCli(args, { cwd: work.dir });
 
 /** A pipeline of all streams from masterchain block `startMc` (@default FIRST_MC), synced once. */
 async function syncedWarehouse(kind: SinkKind, label: string, options: { retainSupersededMinutes?: number; startMc?: number } = {}): Promise<{ pipeline: string; sinkPath: string }> {
@@ -117,7 +120,7 @@ describe('Parquet recovery from the user side', () => {
       expect(await dataFilesOnDisk(sinkPath), command).toEqual(files);
     }
     await writeFile(manifest, text.slice(0, text.length / 2));
-    expect(expectRefused(await run('sync', pipeline))).toMatch(
+    expect(expectRefused(await spawned('sync', pipeline))).toMatch(
       new RegExp(`^chain-etl: Parquet manifest ${manifest} is damaged: it is not valid JSON \\(.+\\); chain-etl changes nothing in the folder: `),
     );
     expect(await dataFilesOnDisk(sinkPath)).toEqual(files);

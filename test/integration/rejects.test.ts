@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { INVALID_VALUE, isInvalidItem, itemIdentity } from '../../src/devnet/http/fault-transforms.js';
 import { streams } from '../../src/streams/index.js';
-import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import {
   NO_MISMATCH,
@@ -22,7 +21,6 @@ import {
   mismatch,
   readWarehouse,
   startTestDevnet,
-  strictSyncFailure,
   syncedBounds,
   truthItems,
   type SinkKind,
@@ -30,6 +28,7 @@ import {
   type TestDevnet,
   type Workspace,
 } from '../support/etl.js';
+import { strictSyncFailure } from '../support/strict-sync.js';
 
 const INVALID_FRACTION = 0.02;
 
@@ -37,7 +36,6 @@ let devnet: TestDevnet;
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   devnet = await startTestDevnet({ seed: 5151, blocks: 120, faults: { invalidItems: INVALID_FRACTION } });
   work = await makeWorkspace('rejects');
 });

@@ -242,19 +242,6 @@ export function messageLines(stderr: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // Chain landmarks and ranges
 
-/**
- * `sync --strict` of all streams into a new DuckDB warehouse of the workspace; fails unless it exits 1
- * with one message line, and returns that line and the warehouse.
- */
-export async function strictSyncFailure(devnet: Devnet, work: Workspace): Promise<{ readonly line: string; readonly sinkPath: string }> {
-  const sinkPath = work.sinkPath('duckdb', 'strict');
-  const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, name: 'strict.yaml' });
-  const result = await runCli(['sync', pipeline, '--strict'], { cwd: work.dir });
-  const lines = messageLines(result.stderr);
-  if (result.code !== 1 || lines.length !== 1) throw new Error(`expected exit 1 with one message line, got ${describeResult(result)}`);
-  return { line: lines[0]!, sinkPath };
-}
-
 export interface McBlock {
   readonly seqno: number;
   readonly startLt: bigint;
