@@ -1,6 +1,6 @@
 /**
- * HTTP hygiene from the user's side: the CLI as a process against a misbehaving server on 127.0.0.1
- * (in front of a devnet), for both sinks. A redirect to another origin fails the run and that
+ * HTTP hygiene from the user's side: the CLI (in process; the binary where its memory is measured)
+ * against a misbehaving server on 127.0.0.1 (in front of a devnet), for both sinks. A redirect to another origin fails the run and that
  * origin sees no request; a body that never ends, or a gzip bomb, ends the run with the cap error
  * (and the process stays small); a server echoing the key, or pieces of it (cut off, percent-encoded,
  * \u-escaped), in a malformed body, an error body or an item that becomes a reject, gets it
@@ -9,10 +9,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli as runInProcess } from '../../src/cli/main.js';
 import { ensureBuilt } from '../support/build.js';
+import { runInProcess } from '../support/cli-in-process.js';
 import {
   FIRST_MC,
   KEY,
@@ -74,6 +73,8 @@ interface Scenario {
   /** base_url of the pipeline. @default the front server */
   readonly baseUrl?: (front: MisbehavingServer) => string;
   readonly args?: readonly string[];
+  /** Runs the binary as a child process, whose peak memory is read from /proc; else `runCli` in process. */
+  readonly binary?: boolean;
 }
 
 /** One scenario, one sink: a front server of its own, a pipeline, `sync --log-level debug`, the warehouse read back. */
@@ -99,7 +100,16 @@ async function run(name: string, kind: SinkKind, scenario: Scenario): Promise<Ou
       '',
     ].join('\n'),
   );
-  const cli = spawnCli(scenario.args ?? ['sync', 'p.yaml', '--log-level', 'debug'], { cwd: dir, timeoutMs: 60_000 });
+  const args = scenario.args ?? ['sync', 'p.yaml', '--log-level', 'debug'];
+  const { result, peakMb } = scenario.binary ? await runMeasured(args, dir) : { result: await runInProcess(args, { [KEY_ENV]: KEY }, dir), peakMb: undefined };
+  const created = result.code !== 2;
+  const snapshot = created ? await readWarehouse(kind, sinkPath, { partial: true, glob: false }) : undefined;
+  return { result, front, snapshot, peakMb };
+}
+
+/** The binary in `dir`, and its peak resident set (VmHWM) in MB, read from /proc while it ran; undefined without /proc. */
+async function runMeasured(args: readonly string[], dir: string): Promise<{ result: CliResult; peakMb: number | undefined }> {
+  const cli = spawnCli(args, { cwd: dir, timeoutMs: 60_000 });
   let peakKb: number | undefined;
   const poll = setInterval(() => {
     try {
@@ -110,9 +120,7 @@ async function run(name: string, kind: SinkKind, scenario: Scenario): Promise<Ou
     }
   }, 20);
   const result = await cli.done.finally(() => clearInterval(poll));
-  const created = result.code !== 2;
-  const snapshot = created ? await readWarehouse(kind, sinkPath, { partial: true, glob: false }) : undefined;
-  return { result, front, snapshot, peakMb: peakKb === undefined ? undefined : peakKb / 1024 };
+  return { result, peakMb: peakKb === undefined ? undefined : peakKb / 1024 };
 }
 
 /** The human line on stderr (the last line that is not a JSON log line). */
@@ -155,7 +163,7 @@ describe.each(SINKS)('%s', (kind) => {
   });
 
   test.concurrent('a body that never ends: the cap error (default 64 MB), one request, and the process stays small', async () => {
-    const outcome = await run('endless', kind, { http: '{ retries: 3 }', behave: () => () => ({ kind: 'endless' }) });
+    const outcome = await run('endless', kind, { http: '{ retries: 3 }', behave: () => () => ({ kind: 'endless' }), binary: true });
     expectFailedRun(outcome, tooLarge(64));
     expect(outcome.front.seen).toHaveLength(1);
     if (outcome.peakMb !== undefined) expect(outcome.peakMb).toBeLessThan(500);
@@ -174,7 +182,7 @@ describe.each(SINKS)('%s', (kind) => {
     const outcome = await run('echo-422', kind, { behave: () => () => ({ kind: 'reply', status: 422, body }) });
     expectFailedRun(outcome, `GET ${TIP}: HTTP 422 unknown key ${REDACTED}…, see /keys?k=${REDACTED}`);
     const dir = join(work.dir, `echo-422-${kind}`);
-    const status = await spawnCli(['status', 'p.yaml'], { cwd: dir, timeoutMs: 30_000 }).done;
+    const status = await runInProcess(['status', 'p.yaml'], { [KEY_ENV]: KEY }, dir);
     expect(status.code, describeResult(status)).toBe(0);
     expect(status.stdout).toContain(`settled tip: unknown (GET ${TIP}: HTTP 422 unknown key ${REDACTED}…, see /keys?k=${REDACTED})`);
     expect(status.stdout).toContain(`error: GET ${TIP}: HTTP 422 unknown key ${REDACTED}`);
@@ -236,20 +244,14 @@ describe('duckdb only', () => {
     mkdirSync(dir);
     const file = join(dir, 'p.yaml');
     writeFileSync(file, `network: mainnet\napi_key_env: ${KEY_ENV}\nstreams: [${KEY}]\nsink: { kind: duckdb, path: w.duckdb }\n`);
-    let stderr = '';
-    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => ((stderr += chunk.toString()), done()) });
-    process.env[KEY_ENV] = KEY;
-    try {
-      expect(await runInProcess(['sync', file], sink)).toBe(2);
-    } finally {
-      delete process.env[KEY_ENV];
-    }
+    const { code, stderr } = await runInProcess(['sync', file], { [KEY_ENV]: KEY });
+    expect(code).toBe(2);
     expect(stderr).toMatch(new RegExp(`^chain-etl: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:11: unknown stream "\\[redacted\\]"`));
     expect(piecesIn(stderr)).toEqual([]);
   });
 
   test.concurrent('a gzip bomb (1 GB inflated): the cap error after decompression, and the process stays small', async () => {
-    const outcome = await run('gzip-bomb', kind, { http: '{ retries: 0, max_response_mb: 2 }', behave: () => () => ({ kind: 'gzip-bomb', inflatedBytes: 1024 ** 3 }) });
+    const outcome = await run('gzip-bomb', kind, { http: '{ retries: 0, max_response_mb: 2 }', behave: () => () => ({ kind: 'gzip-bomb', inflatedBytes: 1024 ** 3 }), binary: true });
     expectFailedRun(outcome, tooLarge(2));
     if (outcome.peakMb !== undefined) expect(outcome.peakMb).toBeLessThan(400);
   });
