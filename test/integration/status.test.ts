@@ -7,13 +7,12 @@
 import { existsSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli as runInProcess } from '../../src/cli/main.js';
 import type { StreamStatus } from '../../src/cli/stream-status.js';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
 import { ensureBuilt } from '../support/build.js';
 import { holdDuckDBFile, runChainEtl } from '../support/cli-child.js';
+import { runInProcess } from '../support/cli-in-process.js';
 import {
   FIRST_MC,
   KEY,
@@ -72,15 +71,15 @@ async function pipeline(name: string, url: string, kind: SinkKind, sinkPath: str
 
 const withKey = { env: { [KEY_ENV]: KEY } };
 
-/** Runs a command of the setup in this process (quicker; the commands under test run as processes). */
+/** Runs a command of the setup, with the key. */
 async function setUp(args: readonly string[]): Promise<void> {
-  let stderr = '';
-  const collect = new Writable({ write: (chunk, _encoding, done) => ((stderr += String(chunk)), done()) });
-  process.env[KEY_ENV] = KEY;
-  const code = await runInProcess([...args, '--log-level', 'error'], collect);
+  const { code, stderr } = await runInProcess([...args, '--log-level', 'error'], { [KEY_ENV]: KEY });
   expect(code, stderr).toBe(0);
 }
-const run = (args: readonly string[], options: { env?: Record<string, string> } = {}) => runChainEtl(args, { cwd: work.dir, ...options });
+/** A command under test in process, without the key unless `options.env` gives it. */
+const run = (args: readonly string[], options: { env?: Record<string, string> } = {}) => runInProcess(args, options.env ?? { [KEY_ENV]: undefined });
+/** The binary, for the refusal whose exit code and whole stderr are those of the process. */
+const spawned = (args: readonly string[]) => runChainEtl(args, { cwd: work.dir });
 
 describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind) => {
   const sinkPath = (): string => work.sinkPath(kind, `gap-${kind}`);
@@ -105,7 +104,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind
     const typo = join(work.dir, kind === 'duckdb' ? 'wharehouse.duckdb' : 'wharehouse-parquet');
     const file = await pipeline(`typo-${kind}`, down.url, kind, typo);
     const [files, requests] = [await readdir(work.dir), down.received()];
-    const result = await run(['status', file]);
+    const result = await spawned(['status', file]);
     expect(result.code, describeResult(result)).toBe(2);
     expect(messageLines(result.stderr)).toEqual([`chain-etl: no warehouse at ${typo}: check sink.path (or --out); status creates nothing`]);
     expect(result.stdout).toBe('');
