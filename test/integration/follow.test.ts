@@ -10,13 +10,13 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffSeconds } from '../../src/cli/follow.js';
 import { ensureBuilt } from '../support/build.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import {
   FIRST_MC,
   describeResult,
   makeWorkspace,
   messageLines,
   readWarehouse,
-  runCli,
   sleep,
   spawnCli,
   startTestDevnet,
@@ -129,7 +129,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync --follow into %s', (kind) =
   it('a refusal still ends it: changed filters exit 2 at once', async () => {
     const master = String(devnet.truth('jetton_transfers')[0]!.jetton_master);
     const file = await pipeline(`refused-${kind}`, devnet.url, kind, sinkPath(), `{ jetton_transfers: { jetton_master: "${master}" }, validator_events: }`);
-    const result = await runCli(['sync', file, '--follow', '--interval', '0.2'], { cwd: work.dir, timeoutMs: 30_000 });
+    const result = await runCliInProcess(['sync', file, '--follow', '--interval', '0.2']);
     expect(result.code, describeResult(result)).toBe(2);
     expect(messageLines(result.stderr)).toEqual([expect.stringMatching(/^chain-etl: jetton_transfers: the warehouse holds the rows of no filter \(everything\)/)]);
   });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
 import { holdDuckDBFile } from '../support/cli-child.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { FIRST_MC, describeResult, makeWorkspace, messageLines, readWarehouse, runCli, sleep, spawnCli, startTestDevnet, type TestDevnet, type Workspace } from '../support/etl.js';
 import { LIGHT_STREAMS, LIGHT_STREAMS_YAML, expectLightStreamsAtTip } from '../support/light-streams.js';
 import { duckdbState } from '../support/warehouse-probe.js';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   devnet = await startTestDevnet({ seed: SEED, blocks: BLOCKS });
   work = await makeWorkspace('readers');
   const { file, sinkPath } = await pipeline('synced', 0);
-  const first = await runCli(['sync', file], { cwd: work.dir });
+  const first = await runCliInProcess(['sync', file]);
   expect(first.code, describeResult(first)).toBe(0);
   synced = sinkPath;
 });
@@ -97,13 +98,13 @@ describe('a DuckDB warehouse with readers', () => {
     const before = await duckdbState(sinkPath);
     const reader = await holdDuckDBFile(sinkPath, 'read-only');
     try {
-      const result = await runCli(['sync', file], { cwd: work.dir });
+      const result = await runCliInProcess(['sync', file]);
       expect(result.code, describeResult(result)).toBe(3);
       expect(messageLines(result.stderr)).toEqual([
         `chain-etl: Warehouse ${sinkPath} is open for reading in process ${reader.pid} (${process.execPath}), and DuckDB lets no run write a file ` +
           'while any other process has it open; waited 1 s for it to close: close that connection (a notebook, a DuckDB shell), or raise sink.wait_for_readers_seconds',
       ]);
-      const status = await runCli(['status', file, '--offline', '--json'], { cwd: work.dir });
+      const status = await runCliInProcess(['status', file, '--offline', '--json']);
       expect(status.code, describeResult(status)).toBe(0);
       expect((JSON.parse(status.stdout) as { streams: { stream: string }[] }).streams.map((s) => s.stream)).toEqual(LIGHT_STREAMS.map((s) => s.name));
     } finally {
