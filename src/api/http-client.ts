@@ -18,7 +18,7 @@ import {
 } from './errors.js';
 import { buildUrl, normalizeBaseUrl, type QueryParams } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
-import { Redactor } from './redact.js';
+import { Redactor } from '../core/redact.js';
 import { fetchWithinOrigin } from './redirect.js';
 
 export interface ApiClientOptions {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { JsonNumber } from '../core/exact-json.js';
 import { storableProblem } from '../core/storable.js';
 import { nullish, refused, showInput, wireValue, type ValueParser, type WireProblem } from '../core/wire-value.js';
-import { activeRedactor } from './secret-scope.js';
+import { activeRedactor } from '../core/secret-scope.js';
 
 /** Objects tolerate (and keep) fields the API adds later. */
 export const looseObject = z.looseObject;

@@ -4,7 +4,7 @@
  * a dead process left `running` become `abandoned`).
  */
 import { randomUUID } from 'node:crypto';
-import { activeRedactor } from '../api/secret-scope.js';
+import { activeRedactor } from '../core/secret-scope.js';
 import { runJobs } from '../core/runner.js';
 import type { Plan, PlanContext } from '../core/plan.js';
 import type { Session } from './session.js';

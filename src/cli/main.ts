@@ -7,7 +7,7 @@ import { statusCommand } from './status.js';
 import { repairCommand } from './repair.js';
 import { demoCommand } from './demo.js';
 import { ConfigError, EtlError } from '../core/errors.js';
-import { withSecretScope } from '../api/secret-scope.js';
+import { withSecretScope } from '../core/secret-scope.js';
 import { unknownName } from '../config/suggest.js';
 
 const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, repairCommand, devnetCommand, demoCommand] as CommandModule[];

@@ -16,7 +16,7 @@ import { readWarehouseFacts } from '../load/read-only-warehouse.js';
 import { apiClient, plannedStreams, warehouseTables } from './session.js';
 import { streamStatus, streamStatusLines, type StreamStatus } from './stream-status.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
-import { activeRedactor } from '../api/secret-scope.js';
+import { activeRedactor } from '../core/secret-scope.js';
 
 /** How long status waits for the tip (and the start's position), all requests together. */
 const TIP_TIMEOUT_MS = 3000;

@@ -1,4 +1,4 @@
-import { Redactor } from '../api/redact.js';
+import { Redactor } from '../core/redact.js';
 import type { Expectation } from './expect.js';
 
 const EXPECTED = 'an http(s) URL of the service root such as https://toncenter.com';

@@ -1,4 +1,4 @@
-import { registerSecret } from '../api/secret-scope.js';
+import { registerSecret } from '../core/secret-scope.js';
 import { issuesToError } from './issues.js';
 import type { Pipeline } from './pipeline.js';
 import { resolvePipeline, type LoadOptions, type PipelineOverrides } from './resolve.js';

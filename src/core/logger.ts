@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
-import { activeRedactor } from '../api/secret-scope.js';
+import { activeRedactor } from './secret-scope.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { registerSecret, withSecretScope } from '../../src/api/secret-scope.js';
+import { registerSecret, withSecretScope } from '../../src/core/secret-scope.js';
 import { parseItems } from '../../src/api/wire.js';
 import { amount, int32, int64, json, text, textList, timestamptz, uint64 } from '../../src/core/column-kinds.js';
 import type { ColumnKind } from '../../src/core/column-kind.js';

@@ -1,4 +1,4 @@
-import { JsonNumber } from '../core/exact-json.js';
+import { JsonNumber } from './exact-json.js';
 
 /** Stand-in for the API key wherever text from outside (server bodies, library errors) might echo it. */
 export const REDACTED = '[redacted]';

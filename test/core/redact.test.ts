@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { REDACTED, Redactor } from '../../src/api/redact.js';
-import { activeRedactor, registerSecret, withSecretScope } from '../../src/api/secret-scope.js';
+import { REDACTED, Redactor } from '../../src/core/redact.js';
+import { activeRedactor, registerSecret, withSecretScope } from '../../src/core/secret-scope.js';
 import { createLogger } from '../../src/core/logger.js';
 
 const KEY = 'Zr4qW9kTn2XbLm7vPc3HdJ8sFy5GaE6u';
