@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { JsonNumber } from '../core/exact-json.js';
 import { storableProblem } from '../core/storable.js';
-import { nullish, refused, showInput, wireValue, type ValueParser, type WireProblem } from '../core/wire-value.js';
+import { CANONICAL_INTEGER, nullish, refused, showInput, wireValue, type ValueParser, type WireProblem } from '../core/wire-value.js';
 import { activeRedactor } from '../core/secret-scope.js';
 
 /** Objects tolerate (and keep) fields the API adds later. */
@@ -41,7 +41,7 @@ export const uint256Decimal = decimal(UNSIGNED, 'an unsigned integer as a decima
 export const uint256String = wireValue(uint256Decimal);
 
 /** Signed 257-bit TVM-style integer as a decimal string → bigint, within ±2^255. */
-export const int256String = wireValue(decimal(/^(?:0|-?[1-9]\d*)$/, 'a signed integer as a decimal string', -(2n ** 255n), 2n ** 255n - 1n));
+export const int256String = wireValue(decimal(CANONICAL_INTEGER, 'a signed integer as a decimal string', -(2n ** 255n), 2n ** 255n - 1n));
 
 /** Non-negative integer below 2^53 sent as a JSON number or a decimal string (block `gen_utime`) → number. */
 export const safeUint = z.union(

@@ -9,7 +9,7 @@ import type { CommandModule } from 'yargs';
 import type { Logger } from 'pino';
 import { createLogger } from '../core/logger.js';
 import { decodeCheckpoint, encodeCheckpoint } from '../core/checkpoint.js';
-import type { Range } from '../core/coverage.js';
+import { maxBig, minBig, type Range } from '../core/coverage.js';
 import type { Plan, PlanContext, PlannedStream } from '../core/plan.js';
 import type { StreamJob } from '../core/runner.js';
 import type { StreamDefinition } from '../core/stream.js';
@@ -125,23 +125,14 @@ export async function planRepair(planned: readonly PlannedStream[], setAside: re
     if (stored === undefined) continue;
     const record = new StreamProgress(stream.name, ctx.scopeOf(entry), stored.record, stored.text);
     progress.push(record);
-    const starts = [
-      ...stored.record.covered.ranges.slice(0, 1).map((range) => range.from),
-      ...setAside.flatMap((file) => (file.refetch?.stream === stream.name ? [BigInt(file.refetch.from)] : [])),
-    ];
-    if (starts.length === 0) continue;
-    const begin = starts.reduce((a, b) => (a < b ? a : b));
+    let begin = stored.record.covered.ranges[0]?.from;
+    for (const file of setAside) {
+      if (file.refetch?.stream === stream.name) begin = minBig(begin ?? BigInt(file.refetch.from), BigInt(file.refetch.from));
+    }
+    if (begin === undefined) continue;
     for (const gap of record.gapsIn({ from: begin, to: stored.record.position })) {
       jobs.push({ stream, filters: entry.filters, progress: record, from: gap.from, to: gap.to });
     }
   }
   return { jobs, progress };
-}
-
-function minBig(a: bigint, b: bigint): bigint {
-  return a < b ? a : b;
-}
-
-function maxBig(a: bigint, b: bigint): bigint {
-  return a > b ? a : b;
 }

@@ -11,7 +11,7 @@ import {
 import { describeValue, makeKind, type ColumnKind } from './column-kind.js';
 import { exactJson, numberSource } from './exact-json.js';
 import { isWellFormedText, storableProblem } from './storable.js';
-import { WireProblem, refused, type ValueParser } from './wire-value.js';
+import { CANONICAL_INTEGER, refused, type ValueParser } from './wire-value.js';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -28,8 +28,6 @@ const BASE64_HASH = /^[A-Za-z0-9+/]{43}=$/;
 const RAW_ADDRESS = /^-?\d{1,10}:[0-9A-F]{64}$/;
 const VARCHAR_LIST = LIST(VARCHAR);
 
-/** An integer as its canonical decimal text: no plus, no leading zeros, no -0, no fraction or exponent. */
-const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d*)$/;
 const INTEGER = 'an integer (JSON number or decimal string; no leading zeros, fraction, exponent or -0)';
 
 /** The canonical decimal text of a wire integer: a string as sent, or a JSON number's source text. */
@@ -215,10 +213,8 @@ export const json: ColumnKind<string> = makeKind({
   kindDoc: "JSON text; query with DuckDB's JSON functions (->, ->>, json_extract).",
   expected: 'a string holding valid JSON without lone surrogates',
   is: isStorableJson,
-  fromWire: (input) => {
-    const problem = storableProblem(input);
-    return problem === undefined ? exactJson(input) : new WireProblem(problem);
-  },
+  // parseItems has refused an item with unstorable text before any field of it is read; `is` checks again at commit.
+  fromWire: (input) => exactJson(input),
   append: (a, v) => a.appendVarchar(v),
   read: readString('json'),
 });

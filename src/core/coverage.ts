@@ -77,3 +77,11 @@ export class Coverage {
     return holes;
   }
 }
+
+export function minBig(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+export function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
+import { REDACTED } from './redact.js';
 import { activeRedactor } from './secret-scope.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -14,7 +15,7 @@ export function createLogger(level: LevelWithSilent = 'info', destination: Desti
     {
       level,
       base: undefined,
-      redact: { paths: ['apiKey', '*.apiKey', 'headers["x-api-key"]', '*.headers["x-api-key"]', 'api_key', '*.api_key'], censor: '[redacted]' },
+      redact: { paths: ['apiKey', '*.apiKey', 'headers["x-api-key"]', '*.headers["x-api-key"]', 'api_key', '*.api_key'], censor: REDACTED },
     },
     { write: (line: string) => destination.write(redactor.redact(line)) },
   );

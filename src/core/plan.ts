@@ -10,7 +10,7 @@ import type { StreamDefinition, PositionAxis } from './stream.js';
 import type { Landmark, Landmarks } from '../extract/landmarks.js';
 import type { StreamJob } from './runner.js';
 import type { StreamCheckpoint } from './checkpoint.js';
-import { Coverage } from './coverage.js';
+import { Coverage, minBig } from './coverage.js';
 import type { StreamScope } from './scope.js';
 import { StreamProgress } from './stream-progress.js';
 import { ConfigError } from './errors.js';
@@ -182,6 +182,3 @@ function describeStart(point: ChainPoint): string {
   }
 }
 
-function minBig(a: bigint, b: bigint): bigint {
-  return a < b ? a : b;
-}

@@ -8,6 +8,9 @@
 import { z } from 'zod';
 import { exactJson } from './exact-json.js';
 
+/** An integer as its canonical decimal text: no plus, no leading zeros, no -0, no fraction or exponent. */
+export const CANONICAL_INTEGER = /^(?:0|-?[1-9]\d*)$/;
+
 /** What a parser returns for a value it refuses: the message of the issue. */
 export class WireProblem {
   constructor(readonly message: string) {}

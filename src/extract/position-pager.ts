@@ -89,6 +89,7 @@ async function nextPage<Item, Filters>(
     const request: PageRequest = { from: at, to: window.to, limit: window.limit, offset: continuing === undefined ? 0 : cursor.offset - 1, signal: window.signal };
     const fetched = await fetchCheckedPage(stream, api, filters, request);
     const { ok, rejects } = fetched;
+    const ordered = rejects.length === 0 && inPromisedOrder(stream, ok);
     const page = (items: readonly Item[], through: bigint, last = false, from: Pick<CheckedPage<Item>, 'rejects' | 'addressBook'> = fetched): Page<Item> => ({
       items: items.filter((item) => stream.position(item) !== at || !cursor.yielded.has(stream.key(item))),
       rejects: from.rejects,
@@ -98,7 +99,7 @@ async function nextPage<Item, Filters>(
       last,
     });
     if (continuing !== undefined) {
-      const resumes = rejects.length === 0 && ok[0] !== undefined && stream.key(ok[0]) === stream.key(continuing) && inPromisedOrder(stream, ok);
+      const resumes = ordered && ok[0] !== undefined && stream.key(ok[0]) === stream.key(continuing);
       if (!resumes) {
         // The items skipped by offset may not be the ones yielded: read the position again from its start.
         moveTo(cursor, at, { known: true });
@@ -122,7 +123,7 @@ async function nextPage<Item, Filters>(
     if (onePosition && continuing === undefined && !cursor.known && lastPosition > at && rejects.length === 0) {
       await expectNothingBefore(stream, api, filters, request, lastPosition);
     }
-    if (window.firstPageOnly !== true && cursor.unordered !== at && rejects.length === 0 && inPromisedOrder(stream, ok)) {
+    if (window.firstPageOnly !== true && cursor.unordered !== at && ordered) {
       // Keep the whole page and read on after it, skipping by offset the items of its last position.
       const offset = (lastPosition === at ? request.offset : 0) + ok.filter((item) => stream.position(item) === lastPosition).length;
       if (offset >= MAX_POSITION_PAGES * window.limit) throw pagingViolation(stream, request, `more than ${offset} items at ${stream.axis} ${lastPosition}`);

@@ -1,7 +1,8 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../core/errors.js';
-import type { Manifest, ManifestFile } from './parquet-manifest.js';
+import { firstParquetFile } from './parquet-cleanup.js';
+import { missingManifestError, readManifest, type Manifest, type ManifestFile } from './parquet-manifest.js';
 
 /** Every Parquet file begins and ends with these bytes. */
 const MAGIC = 'PAR1';
@@ -67,4 +68,17 @@ async function problemOf(path: string, bytes: number | undefined): Promise<strin
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The folder's manifest, or undefined for a folder without data files; data files without a manifest
+ * are refused, never read as an empty warehouse (nothing says which of them are current).
+ */
+export async function readManifestBesideData(root: string): Promise<Manifest | undefined> {
+  const stored = await readManifest(root);
+  if (stored === undefined) {
+    const example = await firstParquetFile(root);
+    if (example !== undefined) throw missingManifestError(root, example);
+  }
+  return stored;
 }

@@ -13,15 +13,14 @@ import { planBatches, prepareTable, type PreparedTable, type ReplaceSet, type Ta
 import { columnDifferences } from './column-diff.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { fsyncPath } from './durable-fs.js';
-import { firstParquetFile, removeLeftovers } from './parquet-cleanup.js';
-import { damagedFiles, damagedFilesError, type DamagedFile } from './parquet-integrity.js';
+import { removeLeftovers } from './parquet-cleanup.js';
+import { damagedFiles, damagedFilesError, readManifestBesideData, type DamagedFile } from './parquet-integrity.js';
 import { lockWarehouse } from './parquet-lock.js';
 import { setAsideDamaged, type Refetch } from './parquet-set-aside.js';
 import { TEMP_SUFFIX, dataFilePath } from './parquet-layout.js';
 import {
   emptyManifest,
   manifestColumns,
-  missingManifestError,
   readManifest,
   writeManifest,
   type Manifest,
@@ -121,16 +120,12 @@ export class ParquetSink implements Sink {
     try {
       this.#connection = await this.#instance.connect();
       const version = this.#options.schemaVersion ?? SCHEMA_VERSION;
-      const stored = await readManifest(this.#root);
+      const stored = await readManifestBesideData(this.#root);
       if (stored !== undefined && stored.schemaVersion !== version) {
         throw new SchemaVersionError(
           `Warehouse ${this.#root} has schema version ${stored.schemaVersion}, this chain-etl writes version ${version}; ` +
             'use a new folder or a chain-etl release of that version',
         );
-      }
-      if (stored === undefined) {
-        const example = await firstParquetFile(this.#root);
-        if (example !== undefined) throw missingManifestError(this.#root, example);
       }
       const manifest = stored ?? emptyManifest(version);
       this.#damaged = await damagedFiles(this.#root, manifest);

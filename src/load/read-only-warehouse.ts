@@ -13,9 +13,8 @@ import { ConfigError } from '../core/errors.js';
 import { SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { openDuckDBFile } from './duckdb-open.js';
-import { firstParquetFile } from './parquet-cleanup.js';
-import { damagedFiles, damagedFilesError } from './parquet-integrity.js';
-import { MANIFEST_FILE, missingManifestError, readManifest } from './parquet-manifest.js';
+import { damagedFiles, damagedFilesError, readManifestBesideData } from './parquet-integrity.js';
+import { MANIFEST_FILE } from './parquet-manifest.js';
 import { manifestViewsSql } from './parquet-views.js';
 import type { SinkKind } from './open-sink.js';
 
@@ -94,10 +93,8 @@ async function openDuckDB(path: string): Promise<ReadOnlyWarehouse> {
 
 async function openParquet(path: string, tables: readonly AnyTable[]): Promise<ReadOnlyWarehouse> {
   const root = resolve(path);
-  const manifest = await readManifest(root);
+  const manifest = await readManifestBesideData(root);
   if (manifest === undefined) {
-    const example = await firstParquetFile(root);
-    if (example !== undefined) throw missingManifestError(root, example);
     throw new ConfigError(`no warehouse at ${path}: the folder has no ${MANIFEST_FILE}; check sink.path (or --out)`);
   }
   checkVersion(path, manifest.schemaVersion);
