@@ -1,7 +1,7 @@
 import { registerSecret } from '../core/secret-scope.js';
 import { issuesToError } from './issues.js';
 import type { Pipeline } from './pipeline.js';
-import { resolvePipeline, type LoadOptions, type PipelineOverrides } from './resolve.js';
+import { apiKeyIn, resolvePipeline, type LoadOptions, type PipelineOverrides } from './resolve.js';
 import { pipelineFileSchema } from './schema.js';
 import { YamlSource } from './yaml-source.js';
 
@@ -32,7 +32,7 @@ export function parsePipeline(
 function fromSource(source: YamlSource, overrides: PipelineOverrides, env: NodeJS.ProcessEnv, options: LoadOptions): Pipeline {
   // Known before validation, so that no message about the file (a key pasted in the wrong place) shows the key.
   const keyEnv = (source.data as { api_key_env?: unknown } | null | undefined)?.api_key_env;
-  if (typeof keyEnv === 'string') registerSecret(env[keyEnv]?.trim());
+  if (typeof keyEnv === 'string') registerSecret(apiKeyIn(env, keyEnv));
   const parsed = pipelineFileSchema.safeParse(source.data, { reportInput: true });
   if (!parsed.success) throw issuesToError(parsed.error.issues, source);
   return resolvePipeline(parsed.data, source, overrides, env, options);

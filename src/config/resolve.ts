@@ -61,8 +61,8 @@ export function resolvePipeline(
 
 function readApiKey(name: string | undefined, source: YamlSource, env: NodeJS.ProcessEnv): string | undefined {
   if (name === undefined) return undefined;
-  const key = env[name]?.trim();
-  if (key === undefined || key === '') {
+  const key = apiKeyIn(env, name);
+  if (key === undefined) {
     throw new ConfigError(
       `${source.where(['api_key_env'])}: api_key_env names ${name}, but that environment variable is not set: export it or remove api_key_env`,
     );
@@ -82,7 +82,12 @@ function chosenBaseUrl(file: PipelineFile, source: YamlSource, overrides: Pipeli
 }
 
 function optionalApiKey(name: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  const key = name === undefined ? undefined : env[name]?.trim();
+  return name === undefined ? undefined : apiKeyIn(env, name);
+}
+
+/** The key in variable `name`, trimmed; an empty one is no key. */
+export function apiKeyIn(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const key = env[name]?.trim();
   return key === '' ? undefined : key;
 }
 
