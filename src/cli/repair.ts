@@ -23,6 +23,7 @@ import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
 import { interruptSignal } from './signals.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
+import { utcDaySeconds } from '../core/utc-day.js';
 
 interface RepairArgs extends PipelineArgs {
   strict: boolean;
@@ -30,8 +31,6 @@ interface RepairArgs extends PipelineArgs {
 
 /** A file of some table, as the manifest lists it. */
 type TableFile = ManifestFile & { readonly table: string };
-
-const DAY_SECONDS = 86_400n;
 
 export const repairCommand: CommandModule<object, RepairArgs> = {
   command: 'repair <pipeline>',
@@ -106,8 +105,8 @@ export function heldRange(file: TableFile): { stream: StreamDefinition; range: R
     return { stream, range: { from: BigInt(file.clusterMin), to: BigInt(file.clusterMax) } };
   }
   if (stream.axis === 'utime' && file.date !== undefined) {
-    const from = BigInt(Date.parse(`${file.date}T00:00:00Z`) / 1000);
-    return { stream, range: { from, to: from + DAY_SECONDS - 1n } };
+    const day = utcDaySeconds(file.date);
+    return { stream, range: { from: BigInt(day.from), to: BigInt(day.to) } };
   }
   return undefined;
 }
