@@ -15,13 +15,13 @@ const ESCAPE = /%(?:25)*([0-9a-f]{2})|\\+u([0-9a-f]{4})|\\+x([0-9a-f]{2})|&#x([0
 /** `text` as the characters it stands for (escapes decoded, lower case), each with its span in `text`. */
 interface Decoded {
   readonly chars: string;
-  /** `starts[i]`..`starts[i + 1]` is the span of `chars[i]` in the text. */
-  readonly starts: readonly number[];
+  /** `starts[i]`..`starts[i + 1]` is the span of `chars[i]` in the text; undefined where each character is its own (no escape). */
+  readonly starts?: readonly number[];
 }
 
 function decode(text: string): Decoded {
   const lower = text.toLowerCase();
-  if (lower.length === text.length && !/[%\\&]/.test(text)) return { chars: lower, starts: Array.from({ length: text.length + 1 }, (_, i) => i) };
+  if (lower.length === text.length && !/[%\\&]/.test(text)) return { chars: lower };
   let chars = '';
   const starts: number[] = [];
   for (let i = 0; i < text.length; ) {
@@ -81,7 +81,7 @@ function secretSpans(text: string, pieces: ReadonlyMap<number, ReadonlySet<strin
     if (last !== undefined && from <= last[1]) last[1] = Math.max(last[1], to);
     else merged.push([from, to]);
   }
-  return merged.map(([from, to]) => [starts[from]!, starts[to]!]);
+  return starts === undefined ? merged : merged.map(([from, to]) => [starts[from]!, starts[to]!]);
 }
 
 /**

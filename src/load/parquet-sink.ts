@@ -176,7 +176,7 @@ export class ParquetSink implements Sink {
   }
 
   async commitAll(batches: readonly CommitBatch[]): Promise<void> {
-    await this.#write(planBatches(this.#tables, batches, (this.#options.now ?? systemClock)()));
+    await this.#write(planBatches(this.#tables, batches, this.#now()));
   }
 
   async recordRun(run: RunRecord): Promise<void> {
@@ -213,7 +213,7 @@ export class ParquetSink implements Sink {
    * longer lists them, with the given checkpoints and the ranges each file left to fetch again.
    */
   async setAsideDamaged(checkpoints: ReadonlyMap<string, string>, refetch: ReadonlyMap<string, Refetch> = new Map()): Promise<void> {
-    const now = (this.#options.now ?? systemClock)();
+    const now = this.#now();
     await this.#publish(await setAsideDamaged(this.#root, this.#current(), this.#damaged, { checkpoints, refetch, now }));
     this.#damaged = [];
   }
@@ -253,7 +253,7 @@ export class ParquetSink implements Sink {
     const generation = manifest.generation + 1;
     const tables = { ...manifest.tables };
     const checkpoints = { ...manifest.checkpoints };
-    const now = (this.#options.now ?? systemClock)();
+    const now = this.#now();
     const created: string[] = [];
     const superseded: string[] = [];
     let sequence = 0;
@@ -310,6 +310,10 @@ export class ParquetSink implements Sink {
     // them after the swap means a crash in between leaves them listed as retired, deleted next time.
     const expired = [...manifest.retired, ...superseded.map((path) => ({ path, retiredAt: now }))].filter((file) => this.#expired(file, now));
     await Promise.all(expired.map((file) => rm(join(this.#root, file.path), { force: true })));
+  }
+
+  #now(): number {
+    return (this.#options.now ?? systemClock)();
   }
 
   #expired(file: RetiredFile, now: number): boolean {
