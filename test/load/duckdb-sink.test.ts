@@ -7,7 +7,7 @@ import { RowValueError, SchemaDriftError, SchemaVersionError } from '../../src/c
 import { readRows } from '../../src/load/duckdb-read.js';
 import { DuckDBSink } from '../../src/load/duckdb-sink.js';
 import { tableRows, type CommitBatch } from '../../src/load/sink.js';
-import { holdDuckDBFile, release } from './lock-holder.js';
+import { holdDuckDBFile } from '../support/cli-child.js';
 import { BIG, MAX_LT, action, actions, hashOf, transfer, transfers } from './tables.js';
 import { useTempDir } from './temp-dir.js';
 
@@ -261,7 +261,7 @@ describe('DuckDBSink', () => {
 
   it('fails a second writer process fast with LockedError naming the file and the holder PID', async () => {
     const path = join(await tempDir(), 'warehouse.duckdb');
-    const holder = await holdDuckDBFile(path, process.cwd());
+    const holder = await holdDuckDBFile(path);
     try {
       const sink = new DuckDBSink({ path });
       const error = await sink.open([transfers]).then(() => undefined, (err: unknown) => err);
@@ -270,7 +270,7 @@ describe('DuckDBSink', () => {
       expect((error as Error).message).toContain(path);
       expect((error as Error).message).toContain(`process ${holder.pid}`);
     } finally {
-      await release(holder);
+      await holder.release();
     }
   });
 

@@ -12,7 +12,7 @@ import { LOCK_FILE, parquetGlob, readParquetSql } from '../../src/load/parquet-l
 import { readManifest } from '../../src/load/parquet-manifest.js';
 import { ParquetSink } from '../../src/load/parquet-sink.js';
 import { tableRows, type CommitBatch } from '../../src/load/sink.js';
-import { holdDuckDBFile, release } from './lock-holder.js';
+import { holdDuckDBFile } from '../support/cli-child.js';
 import { BIG, DAY1, MAX_LT, action, actions, hashOf, transfer, transfers, type TransferRow } from './tables.js';
 import { useTempDir } from './temp-dir.js';
 
@@ -307,13 +307,13 @@ describe('ParquetSink', () => {
 
   it('fails a second writer process fast with LockedError', async () => {
     const root = await tempDir();
-    const holder = await holdDuckDBFile(join(root, LOCK_FILE), process.cwd());
+    const holder = await holdDuckDBFile(join(root, LOCK_FILE));
     try {
       const error = await new ParquetSink({ path: root }).open([transfers]).then(() => undefined, (err: unknown) => err);
       expect(error).toBeInstanceOf(LockedError);
       expect((error as Error).message).toContain(`${root}/${LOCK_FILE} is locked by process ${holder.pid}`);
     } finally {
-      await release(holder);
+      await holder.release();
     }
   });
 

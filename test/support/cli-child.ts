@@ -101,7 +101,10 @@ export interface LockHolder {
 const HOLD = `
 import { DuckDBInstance } from '@duckdb/node-api';
 const instance = await DuckDBInstance.create(process.argv[1], process.argv[2] === 'read-only' ? { access_mode: 'READ_ONLY' } : {});
-await (await instance.connect()).run('SELECT 1');
+const connection = await instance.connect();
+await connection.run('SELECT 1');
+// Reachable for as long as the process lives: a collected instance closes the file and drops its lock.
+globalThis.held = { instance, connection };
 process.stdout.write('held\\n');
 setInterval(() => {}, 1000);
 `;
