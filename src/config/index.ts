@@ -4,5 +4,4 @@ export { Pipeline, type PipelineSettings, type PipelineStreams, type StartPoint,
 export type { LoadOptions, PipelineOverrides } from './resolve.js';
 export { pipelineFileSchema, SINK_KINDS, type PipelineFile, type SinkKind } from './schema.js';
 export { STREAM_NAMES, type StreamName } from './stream-filters.js';
-export { parseAddress, type AddressResult } from './address.js';
 export { isoToUnixSeconds } from './utime.js';
