@@ -58,16 +58,3 @@ test('types and defaults come from the schema', () => {
   expect(row('start')?.default).toBe('the settled tip at the first run');
   expect(row('streams.transactions.accounts')).toMatchObject({ type: 'list of addresses', default: '—' });
 });
-
-test('pipelines/OPTIONS.md is the generated table (update: npx vitest run test/config -u)', async () => {
-  const doc = [
-    '# Pipeline file options',
-    '',
-    '<!-- Generated from src/config/schema.ts by optionsMarkdown(); do not edit. Update: npx vitest run test/config -u -->',
-    '',
-    'Keys of a pipeline file (`pipelines/*.yaml`). Addresses are raw (`wc:HEX`) or user-friendly and are stored raw, upper case.',
-    '',
-    optionsMarkdown(),
-  ].join('\n');
-  await expect(doc).toMatchFileSnapshot('../../pipelines/OPTIONS.md');
-});
