@@ -1,4 +1,4 @@
-export { describeOptions, optionsMarkdown, type OptionRow } from './describe.js';
+export { describeOptions, type OptionRow } from './describe.js';
 export { loadPipeline, parsePipeline } from './load.js';
 export { Pipeline, type PipelineSettings, type PipelineStreams, type StartPoint, type StreamFilters } from './pipeline.js';
 export type { LoadOptions, PipelineOverrides } from './resolve.js';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { describeOptions, optionsMarkdown } from '../../src/config/index.js';
+import { describeOptions } from '../../src/config/index.js';
 
 const rows = describeOptions();
 const row = (key: string) => rows.find((r) => r.key === key);
