@@ -1,5 +1,5 @@
 -- chain-etl warehouse (DuckDB): tables, documentation and views.
--- Generated from the table definitions in src/ by renderSchemaFiles() (src/streams/schema-files.ts); do not edit. Regenerate with `npm run schemas`.
+-- Generated from the table definitions in src/ by renderSchemaFiles() (src/streams/schema-files.ts); do not edit. Regenerate with `npm run generate`.
 
 -- Key ("hash"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "transactions" (

@@ -21,6 +21,11 @@ import { RateLimiter } from './rate-limiter.js';
 import { Redactor } from '../core/redact.js';
 import { fetchWithinOrigin } from './redirect.js';
 
+/** Seconds one request may take, headers and body, before it is abandoned and retried. */
+export const DEFAULT_TIMEOUT_SECONDS = 15;
+/** Retries of a request after its first attempt, for retryable failures only (network, 429, 5xx, timeouts). */
+export const DEFAULT_RETRIES = 8;
+
 export interface ApiClientOptions {
   /** Service root without `/api/v2` or `/api/v3`, e.g. `https://toncenter.com`. */
   readonly baseUrl: string;
@@ -32,9 +37,9 @@ export interface ApiClientOptions {
   readonly rps: number;
   /** Requests in flight at once. */
   readonly concurrency: number;
-  /** Per attempt, from sending the request to the last byte of the body. @default 15000 */
+  /** Per attempt, from sending the request to the last byte of the body. @default DEFAULT_TIMEOUT_SECONDS * 1000 */
   readonly timeoutMs?: number;
-  /** Retries after the first attempt, for retryable failures only. @default 8 */
+  /** Retries after the first attempt, for retryable failures only. @default DEFAULT_RETRIES */
   readonly maxRetries?: number;
   /** Megabytes (2^20 bytes) one response body may take after decompression; a larger one fails the request, not retried. @default 64 */
   readonly maxResponseMb?: number;
@@ -94,8 +99,8 @@ export class ApiClient {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.#apiKey = options.apiKey === undefined || options.apiKey.trim() === '' ? undefined : options.apiKey;
     this.#keySource = options.keySource;
-    this.#timeoutMs = options.timeoutMs ?? 15_000;
-    this.#maxRetries = options.maxRetries ?? 8;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000;
+    this.#maxRetries = options.maxRetries ?? DEFAULT_RETRIES;
     this.#maxResponseMb = options.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB;
     this.#redactor = new Redactor([this.#apiKey]);
     this.#backoff = options.backoff ?? DEFAULT_BACKOFF;

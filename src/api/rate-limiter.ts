@@ -1,16 +1,12 @@
-// p-queue in strict (sliding window) mode, one start per spacing (bench/limiter-choice.ts, R=10/25/100
-// rps: achieved 10.1/24.8/96.5 rps, at most R starts in any 1 s, none during a pause). p-queue counts
-// whole Date.now() ms, so two starts can come up to 1 ms closer than the spacing in real time. The
-// fixed-window mode let a start at the end of one window and one at the start of the next come closer
-// (170-980 ms apart at rps 1 in bench/ceiling.ts, each a 429). bottleneck minTime: R+1 per 1 s and 1-8
-// starts leaked into a pause; window modes burst to 1.2-2×R per 1 s.
+// p-queue in strict (sliding window) mode, one start per spacing: the choice over bottleneck and over
+// p-queue's fixed windows, and its measurements, are in docs/design.md §3. p-queue counts whole
+// Date.now() ms, so two starts can come up to 1 ms closer than the spacing in real time.
 import PQueue from 'p-queue';
 import { ConfigError } from '../core/errors.js';
 
 /**
  * Starts are spaced 1% more than 1000/rps. A server holding a single token (rps ≤ 1) refuses a request
- * that arrives even 1 ms early, and arrivals jitter by milliseconds: starts exactly 1000 ms apart
- * reached the devnet 995-999.8 ms apart and got 429 (bench/ceiling.ts, rps 1).
+ * that arrives even 1 ms early, and arrivals jitter by milliseconds (docs/design.md §3).
  */
 const SPACING_MARGIN = 1.01;
 
@@ -58,11 +54,11 @@ export class RateLimiter {
   }
 
   /**
-   * The first request opens the connection (TCP, TLS) and reaches the server later than the requests
-   * after it: spaced from its start, the second arrived 967 ms after it at rps 1 and got a 429
-   * (bench/ceiling.ts). It runs alone (the queue starts at concurrency 1), and the next start comes
-   * one spacing after it settles, when it has surely arrived. This costs one round trip once per run,
-   * while the ETL waits for its first answer (the chain's head) anyway.
+   * The first request opens the connection (TCP, TLS) and reaches the server later than the
+   * requests after it: spaced from its start, the second arrived too early at rps 1 and got a 429
+   * (docs/design.md §3). It runs alone (the queue starts at concurrency 1), and the next start
+   * comes one spacing after it settles, when it has surely arrived. This costs one round trip once
+   * per run, while the ETL waits for its first answer (the chain's head) anyway.
    */
   async #aloneThenSpaced<T>(task: () => Promise<T>): Promise<T> {
     try {

@@ -1,7 +1,8 @@
 /**
  * Typed calls to the v3 index used by the ETL. Lists always go `sort=asc` with an explicit `limit`,
- * and the lt-paged endpoints accept no utime filter (it would switch the sort column; API-NOTES §1).
- * Pages come back raw (after an envelope check): each stream owns its item schema.
+ * and the lt-paged endpoints accept no utime filter (it would switch the sort column;
+ * docs/design.md §2). Pages come back raw (after an envelope check): each stream owns its item
+ * schema.
  */
 import { z } from 'zod';
 import { FatalError } from '../core/errors.js';

@@ -1,6 +1,7 @@
 import { DEFAULT_BASE_URLS, NETWORKS } from '../api/network.js';
 
 export { DEFAULT_MAX_RESPONSE_MB } from '../api/body.js';
+export { DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from '../api/http-client.js';
 
 /** Requests per second when the file gives none and no API key is used (the service's free limit). */
 export const DEFAULT_RPS_WITHOUT_KEY = 1;
@@ -8,10 +9,6 @@ export const DEFAULT_RPS_WITHOUT_KEY = 1;
 export const DEFAULT_RPS_WITH_KEY = 10;
 /** Upper bound of the default concurrency. */
 export const MAX_DEFAULT_CONCURRENCY = 16;
-/** Seconds one request may take, headers and body, before it is abandoned and retried. */
-export const DEFAULT_TIMEOUT_SECONDS = 15;
-/** Retries of a request after its first attempt, for retryable failures only (network, 429, 5xx, timeouts). */
-export const DEFAULT_RETRIES = 8;
 /** Masterchain blocks kept back from the indexer's high-water mark. */
 export const DEFAULT_LAG_MC_BLOCKS = 2;
 /** Masterchain blocks the actions stream re-scans on every run: about ten minutes of chain time. */

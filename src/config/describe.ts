@@ -19,6 +19,22 @@ export function describeOptions(schema: z.ZodType = pipelineFileSchema): readonl
   return rows;
 }
 
+/** Where the options' document is kept, from the project root. */
+export const OPTIONS_FILE = 'pipelines/OPTIONS.md';
+
+/** The options' document: a title, how it is made, and the table. */
+export function optionsDocument(): string {
+  return [
+    '# Pipeline file options',
+    '',
+    '<!-- Generated from src/config/schema.ts by optionsMarkdown(); do not edit. Regenerate with `npm run generate`. -->',
+    '',
+    'Keys of a pipeline file (`pipelines/*.yaml`). Addresses are raw (`wc:HEX`) or user-friendly and are stored raw, upper case.',
+    '',
+    optionsMarkdown(),
+  ].join('\n');
+}
+
 /** The options as a Markdown table. */
 export function optionsMarkdown(schema: z.ZodType = pipelineFileSchema): string {
   const cell = (text: string): string => text.replaceAll('|', '\\|');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseAddress } from './address.js';
+import { readAddress } from '../transform/address.js';
 import { describeProblem, problem, type Expectation } from './expect.js';
 import { oneOf } from './show.js';
 import { unknownName, type Naming } from './suggest.js';
@@ -51,7 +51,7 @@ const ADDRESS = 'an address (raw wc:HEX with 64 hex digits, or 48-character user
 /** An account address in either form, normalised to raw upper case `wc:HEX`. */
 export function address() {
   return z.string({ error: problem({ expected: ADDRESS }) }).transform((value, ctx) => {
-    const result = parseAddress(value);
+    const result = readAddress(value);
     if ('raw' in result) return result.raw;
     ctx.addIssue({ code: 'custom', input: value, message: describeProblem({ expected: ADDRESS, fix: result.reason }, value) });
     return z.NEVER;

@@ -37,8 +37,8 @@ function integerText(input: unknown): string | undefined {
 }
 
 /**
- * Longer integer texts are out of every kind's range (amounts have at most 38 digits): refused before
- * `BigInt`, whose parse time grows with the square of the length (265 ms for a million digits).
+ * Longer integer texts are out of every kind's range (amounts have at most 38 digits): refused
+ * before `BigInt`, whose parse time grows with the square of the length (docs/design.md §3).
  */
 const MAX_INTEGER_TEXT = 40;
 

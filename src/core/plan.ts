@@ -1,9 +1,9 @@
 /**
- * Turns a pipeline and the chain's landmarks into jobs: for each stream, the ranges of positions this
- * run fetches and the record they extend (D4). A sync continues after the stream's checkpoint up to
- * the settled tip, and fills what its record lacks between the pipeline's `start` and the checkpoint;
- * a backfill fills the parts of its range the stream does not cover yet, so it
- * resumes, and a sync after it continues from its end.
+ * Turns a pipeline and the chain's landmarks into jobs: for each stream, the ranges of positions
+ * this run fetches and the record they extend (docs/design.md §2). A sync continues after the
+ * stream's checkpoint up to the settled tip, and fills what its record lacks between the pipeline's
+ * `start` and the checkpoint; a backfill fills the parts of its range the stream does not cover
+ * yet, so it resumes, and a sync after it continues from its end.
  */
 import type { Pipeline, StartPoint } from '../config/index.js';
 import type { StreamDefinition, PositionAxis } from './stream.js';

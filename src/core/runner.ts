@@ -1,8 +1,8 @@
 /**
- * The one orchestrator (D3): fetches each job's windows concurrently, turns pages into rows and
- * commits rows + checkpoint together, the pages that are ready at once in one commit (group-commit.ts).
- * Retries live in the HTTP client only; backpressure is natural: a window requests its next page while
- * its last one is committed, and no further.
+ * The one orchestrator (docs/design.md §1): fetches each job's windows concurrently, turns pages
+ * into rows and commits rows + checkpoint together, the pages that are ready at once in one commit
+ * (group-commit.ts). Retries live in the HTTP client only; backpressure is natural: a window
+ * requests its next page while its last one is committed, and no further.
  */
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
@@ -63,7 +63,7 @@ export interface JobResult {
 
 /**
  * Pages fetched and not yet committed, at most, whatever the concurrency: commits run one at a time,
- * so more pages only wait longer and hold memory (about 25 MB of JS heap per full transactions page).
+ * so more pages only wait longer and hold memory (docs/design.md §3).
  */
 const MAX_PAGES_UNCOMMITTED = 8;
 

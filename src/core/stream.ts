@@ -41,10 +41,10 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> {
   readonly rescansOverlap: boolean;
   /**
    * The order the service promises for items sharing a position (transactions: by account), a total
-   * order; undefined when it promises none. Where a page is verified to keep it, a full page continues
-   * inside its last position by offset instead of reading that position again (D4). A stream whose
-   * tables are replaced by a group sharing a position (actions by trace) declares none: each of its
-   * positions must arrive in one page.
+   * order; undefined when it promises none. Where a page is verified to keep it, a full page
+   * continues inside its last position by offset instead of reading that position again
+   * (docs/design.md §2). A stream whose tables are replaced by a group sharing a position (actions
+   * by trace) declares none: each of its positions must arrive in one page.
    */
   orderWithinPosition?(a: Item, b: Item): number;
   /** Fetches one page; filters are the pipeline's, already normalised. */

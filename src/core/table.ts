@@ -21,8 +21,8 @@ export interface AnyTable {
    * Enforce the primary key in DuckDB with a PRIMARY KEY constraint, i.e. a unique ART index. For
    * small tables only: DuckDB keeps such an index whole in memory and rewrites it at every
    * checkpoint, so on a table that grows with the chain both memory and commit cost would grow with
-   * the warehouse (about 35 MiB per 100,000 transactions). Without it the key stays unique because
-   * every sink deletes a key's rows before inserting them. @default false
+   * the warehouse (docs/design.md §4). Without it the key stays unique because every sink deletes a
+   * key's rows before inserting them. @default false
    */
   readonly keyIndex?: boolean;
   /**

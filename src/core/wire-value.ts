@@ -1,9 +1,9 @@
 /**
  * Wire fields parsed in one step. Items are validated field by field on every page, and each zod
  * step of a field (string, regex, transform, pipe, refine, optional, nullable) costs a call and an
- * allocation per value: parsing a field with one function halves the CPU of validating a
- * transactions page (bench/stage-costs.ts), and the field is still a zod schema that object
- * schemas, `parseItems` and the reject reasons use as before.
+ * allocation per value: parsing a field with one function costs far less CPU per transactions page
+ * (measured: docs/design.md §3), and the field is still a zod schema that object schemas,
+ * `parseItems` and the reject reasons use as before.
  */
 import { z } from 'zod';
 import { exactJson } from './exact-json.js';

@@ -3,9 +3,9 @@ import type { Window } from './windows.js';
 
 /**
  * The committed position of a stream while its windows finish out of order: everything up to the
- * returned position is committed; it never passes a window still in flight (D4). Windows are
- * consecutive in the order they are added; a window may be ended early and its rest handed to
- * windows added after it.
+ * returned position is committed; it never passes a window still in flight (docs/design.md §2).
+ * Windows are consecutive in the order they are added; a window may be ended early and its rest
+ * handed to windows added after it.
  */
 export class CheckpointTracker {
   readonly #windows: { from: bigint; to: bigint; through: bigint }[] = [];

@@ -1,10 +1,10 @@
 /**
  * Reads a position holding more items than a page without relying on an order within it: the
- * service returns items sharing a position in a fresh order per request (API-NOTES §6.3), so offset
- * pages of one position may overlap and miss items. The position is read alone (from = to) by
- * counting instead: first its size, paging it by offset up to the first short page (whose offset plus
- * length is the size whatever the order); then distinct items until that many are held, within a
- * bounded number of requests. A position that cannot be completed fails the run rather than store
+ * service returns items sharing a position in a fresh order per request (docs/design.md §2), so
+ * offset pages of one position may overlap and miss items. The position is read alone (from = to)
+ * by counting instead: first its size, paging it by offset up to the first short page (whose offset
+ * plus length is the size whatever the order); then distinct items until that many are held, within
+ * a bounded number of requests. A position that cannot be completed fails the run rather than store
  * part of it.
  */
 import type { V3Api } from '../api/v3.js';

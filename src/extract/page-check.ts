@@ -1,7 +1,8 @@
 /**
- * Checks every page against the request that asked for it (D4): each position inside the requested
- * bounds, ascending, no item twice, at most `limit` items. The pager trusts a page only as far as it
- * is verified; a page that breaks the contract fails the run (exit 1) instead of storing a guess.
+ * Checks every page against the request that asked for it (docs/design.md §2): each position inside
+ * the requested bounds, ascending, no item twice, at most `limit` items. The pager trusts a page
+ * only as far as it is verified; a page that breaks the contract fails the run (exit 1) instead of
+ * storing a guess.
  */
 import { ApiContractError } from '../api/errors.js';
 import type { PageRequest, PositionAxis, StreamDefinition } from '../core/stream.js';

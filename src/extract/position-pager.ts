@@ -1,15 +1,15 @@
 /**
- * Pages one window [from, to] of a stream by position (D4). Every page is checked against its
- * request first (page-check.ts): positions inside the bounds and ascending, no item twice, at most
- * `limit` items. Then: ask for `limit` items from the cursor; when a page is full, keep only the items
- * before the page's last position and restart AT that position (inclusive), because items sharing a
- * position may come back in any order (jetton transfers, lt ties across accounts). A page holding one
- * position only is read by counting (crowded-position.ts) and yielded whole, never split between
- * commits (actions are replaced per trace). Where the stream promises an order within a position
- * (`orderWithinPosition`) and the page keeps it strictly, also across the offset it continues from,
- * a full page is kept whole and the next one starts inside its last position by offset: nothing is
- * read twice. A continuation that breaks the order is discarded and its position read again without
- * that shortcut.
+ * Pages one window [from, to] of a stream by position (docs/design.md §2). Every page is checked
+ * against its request first (page-check.ts): positions inside the bounds and ascending, no item
+ * twice, at most `limit` items. Then: ask for `limit` items from the cursor; when a page is full,
+ * keep only the items before the page's last position and restart AT that position (inclusive),
+ * because items sharing a position may come back in any order (jetton transfers, lt ties across
+ * accounts). A page holding one position only is read by counting (crowded-position.ts) and yielded
+ * whole, never split between commits (actions are replaced per trace). Where the stream promises an
+ * order within a position (`orderWithinPosition`) and the page keeps it strictly, also across the
+ * offset it continues from, a full page is kept whole and the next one starts inside its last
+ * position by offset: nothing is read twice. A continuation that breaks the order is discarded and
+ * its position read again without that shortcut.
  */
 import type { V3Api } from '../api/v3.js';
 import { ApiContractError } from '../api/errors.js';

@@ -26,13 +26,12 @@ export interface DuckDBSinkOptions {
 const systemClock = (): number => Math.floor(Date.now() / 1000);
 /**
  * DuckDB checkpoints the WAL into the file whenever it passes 16 MB by default, inside the COMMIT
- * that crossed it; until then the committed rows also stay in memory (about 1.6 MiB per MB of WAL).
- * Without key indexes (see `AnyTable.keyIndex`) a checkpoint costs what it writes: measured over 300k
- * transactions (bench/warehouse-growth.ts, 4 interleaved windows), 64MB cost the same commit CPU as
- * 256MB (14–20 CPU-s per 100k) and held 102 instead of 232 MiB; 32MB cost 15 % more. The memory
- * limit bounds DuckDB's cache of table blocks, which otherwise grows with the warehouse (default: 80 %
- * of the machine's memory). The sink also checkpoints on close; a killed process's WAL is replayed on
- * the next open.
+ * that crossed it; until then the committed rows also stay in memory. Without key indexes (see
+ * `AnyTable.keyIndex`) a checkpoint costs what it writes, so 64MB costs the commit CPU of larger
+ * thresholds and holds far less memory (measured: docs/design.md §4). The memory limit bounds
+ * DuckDB's cache of table blocks, which otherwise grows with the warehouse (default: 80 % of the
+ * machine's memory). The sink also checkpoints on close; a killed process's WAL is replayed on the
+ * next open.
  */
 const DUCKDB_DEFAULTS: Readonly<Record<string, string>> = { checkpoint_threshold: '64MB', memory_limit: '256MB' };
 const stageName = (table: string): string => `__stage_${table}`;
@@ -53,9 +52,9 @@ function withinRange(table: AnyTable, range: ClusterRange | undefined, alias: st
 /**
  * Writes one DuckDB file. Each commit is one transaction: rows are appended to temp staging tables,
  * replaced values and primary keys already present are deleted, the staged rows inserted, and the
- * checkpoint row upserted the same way, then COMMIT. (Measured: DELETE + INSERT is ~10x faster than
- * INSERT OR REPLACE when keys conflict, and equal when they do not.) A table whose stored rows hold
- * nothing in the batch's `clusterBy` range (a backfill's new pages) gets its rows appended in place.
+ * checkpoint row upserted the same way, then COMMIT (faster than INSERT OR REPLACE when keys
+ * conflict: docs/design.md §4). A table whose stored rows hold nothing in the batch's `clusterBy`
+ * range (a backfill's new pages) gets its rows appended in place.
  */
 export class DuckDBSink implements Sink {
   readonly #options: DuckDBSinkOptions;

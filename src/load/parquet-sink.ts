@@ -85,7 +85,7 @@ const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;
  * deleted by a later commit once `retainSupersededMinutes` have passed, so a reader holding an older
  * manifest's file list can finish. A crash before the swap leaves files of the next generation,
  * which `open` deletes; it touches no file it cannot prove it wrote. `open` refuses a missing or
- * damaged manifest and damaged listed files (exit 2). See docs/design.md D5.
+ * damaged manifest and damaged listed files (exit 2). See docs/design.md §4.
  */
 export class ParquetSink implements Sink {
   readonly #options: ParquetSinkOptions;

@@ -1,7 +1,7 @@
 /**
  * The checked-in files under schemas/, generated from the table definitions (never hand-edited):
  * the DuckDB DDL of the whole warehouse with its documentation and a few views, and the data
- * dictionary. A test fails when the files in the repository differ from what this renders.
+ * dictionary. `npm run generate` writes them (scripts/generated-files.ts).
  */
 import { quotedIdentifier, quotedString } from '@duckdb/node-api';
 import { bookkeepingTables } from '../core/bookkeeping.js';
@@ -73,7 +73,7 @@ JOIN ${t(actionsTable)} AS a ON a.action_id = aa.action_id`,
   },
 ];
 
-const NOTICE = 'Generated from the table definitions in src/ by renderSchemaFiles() (src/streams/schema-files.ts); do not edit. Regenerate with `npm run schemas`.';
+const NOTICE = 'Generated from the table definitions in src/ by renderSchemaFiles() (src/streams/schema-files.ts); do not edit. Regenerate with `npm run generate`.';
 
 /** Every table of the warehouse in creation order: stream tables, the addresses dimension, bookkeeping. */
 export const warehouseTables: readonly AnyTable[] = [...dataTables, ...bookkeepingTables];

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { describeOptions, optionsMarkdown } from '../../src/config/index.js';
+import { describeOptions } from '../../src/config/index.js';
 
 const rows = describeOptions();
 const row = (key: string) => rows.find((r) => r.key === key);
@@ -57,17 +57,4 @@ test('types and defaults come from the schema', () => {
   expect(row('base_url')?.default).toBe('https://toncenter.com (mainnet), https://testnet.toncenter.com (testnet)');
   expect(row('start')?.default).toBe('the settled tip at the first run');
   expect(row('streams.transactions.accounts')).toMatchObject({ type: 'list of addresses', default: '—' });
-});
-
-test('pipelines/OPTIONS.md is the generated table (update: npx vitest run test/config -u)', async () => {
-  const doc = [
-    '# Pipeline file options',
-    '',
-    '<!-- Generated from src/config/schema.ts by optionsMarkdown(); do not edit. Update: npx vitest run test/config -u -->',
-    '',
-    'Keys of a pipeline file (`pipelines/*.yaml`). Addresses are raw (`wc:HEX`) or user-friendly and are stored raw, upper case.',
-    '',
-    optionsMarkdown(),
-  ].join('\n');
-  await expect(doc).toMatchFileSnapshot('../../pipelines/OPTIONS.md');
 });

@@ -123,6 +123,12 @@ const cases: [string, string, NodeJS.ProcessEnv, string][] = [
     `pipelines/x.yaml:3:38: streams.jetton_transfers.jetton_master: ${ADDRESS}, got "0:ABC": use the raw form wc:HEX or a 48-character user-friendly address`,
   ],
   [
+    'an address on a workchain a standard address cannot name',
+    `network: mainnet\nstreams:\n  jetton_transfers: { jetton_master: "128:${'A'.repeat(64)}" }\nsink: { kind: duckdb, path: x }\n`,
+    {},
+    `pipelines/x.yaml:3:38: streams.jetton_transfers.jetton_master: ${ADDRESS}, got "128:${'A'.repeat(64)}": its workchain 128 is not one from -128 to 127`,
+  ],
+  [
     'bad action type',
     'network: mainnet\nstreams:\n  actions: { action_types: [jetton_transfer, Jetton-Burn] }\nsink: { kind: duckdb, path: x }\n',
     {},

@@ -1,5 +1,4 @@
 import { expect, test } from 'vitest';
-import { parseAddress } from '../../src/config/address.js';
 import { levenshtein, nearest } from '../../src/config/suggest.js';
 import { isoToUnixSeconds } from '../../src/config/utime.js';
 
@@ -17,23 +16,6 @@ test('nearest suggests only likely typos', () => {
   expect(nearest('STREAMS', keys)).toBe('streams');
   expect(nearest('colour', keys)).toBeUndefined();
 });
-
-test.each([
-  ['EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N', '0:83DFD552E63729B472FCBCC8C45EBCC6691702558B68EC7527E1BA403A0F31A8'],
-  ['0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8', '0:83DFD552E63729B472FCBCC8C45EBCC6691702558B68EC7527E1BA403A0F31A8'],
-  ['-1:3333333333333333333333333333333333333333333333333333333333333333', '-1:3333333333333333333333333333333333333333333333333333333333333333'],
-  ['EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs', '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE'],
-  ['EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id/sDs', '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE'],
-])('address %s', (text, raw) => {
-  expect(parseAddress(text)).toEqual({ raw });
-});
-
-test.each(['', '0:ABC', '0:' + 'g'.repeat(64), '0:' + 'a'.repeat(63), '1000:' + 'a'.repeat(64), 'EQ' + 'A'.repeat(46)])(
-  'not an address: %j',
-  (text) => {
-    expect(parseAddress(text)).toHaveProperty('reason');
-  },
-);
 
 test.each([
   ['2024-01-01', 1704067200],

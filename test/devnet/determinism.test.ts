@@ -1,6 +1,7 @@
 /**
- * The devnet is a function of its seed and flags (DESIGN D7): same seed → byte-identical answers,
- * including the seeded tie order of jetton transfers; the CLI prints the same truth and serves it.
+ * The devnet is a function of its seed and flags (docs/design.md §6): same seed → byte-identical
+ * answers, including the seeded tie order of jetton transfers; the CLI prints the same truth and
+ * serves it.
  */
 import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -2,7 +2,7 @@
  * Devnet v3 responses validate against the official OpenAPI spec
  * (test/fixtures/specs/toncenter-v3.openapi.docs-ton-org.yaml), read through test/support/openapi.ts.
  *
- * Accepted deviations of the real service from the published spec (API-NOTES §1, §3, §4), patched
+ * Accepted deviations of the real service from the published spec (docs/design.md §6), patched
  * into a COPY of the schema and nothing else:
  *   P1. every object property may be null (the service sends null where the spec says string);
  *   P2. `FinalityState` is the string `pending|confirmed|finalized` (the spec says integer 0..2);

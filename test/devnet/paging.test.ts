@@ -1,5 +1,5 @@
 /**
- * The devnet's paging semantics over HTTP (DESIGN D4, D7; API-NOTES §1, §6): inclusive lt bounds,
+ * The devnet's paging semantics over HTTP (docs/design.md §2, §6): inclusive lt bounds,
  * (lt, account) order with ties, utime filters, repeated-key arrays, random tie order on jetton
  * transfers, indexer lag, late actions, and the address-book opt-out.
  */
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { ELECTOR_RAW, FIRST_MC_SEQNO } from '../../src/devnet/chain/constants.js';
 import { DevnetClient } from '../support/http.js';
-import { pageByOffset, pageRecordsD4, pageTransactionsByLt, type Row } from '../support/pagers.js';
+import { pageByOffset, pageRecordsAtLtEdges, pageTransactionsByLt, type Row } from '../support/pagers.js';
 
 const KEY = 'paging-key';
 const BLOCKS = 300;
@@ -136,10 +136,10 @@ describe('/jetton/transfers paging', () => {
     expect(orders.size).toBeGreaterThanOrEqual(2);
   });
 
-  it('pages the D4 way (discard the last lt of a full page, restart there) to exactly the truth', async () => {
+  it('pages by the page-edge rule (discard the last lt of a full page, restart there) to exactly the truth', async () => {
     const truth = devnet.truth('jetton_transfers');
     expect(truth.length).toBeGreaterThan(300);
-    const got = await pageRecordsD4(client, 'jetton/transfers', 'jetton_transfers', { limit: 3 });
+    const got = await pageRecordsAtLtEdges(client, 'jetton/transfers', 'jetton_transfers', { limit: 3 });
     expect(got.duplicates).toBe(0);
     expect(got.discarded).toBeGreaterThan(10);
     const byLtThenHash = (a: Row, b: Row): number => {

@@ -1,7 +1,8 @@
 /**
- * The devnet's chain looks like mainnet where an ETL can tell the difference (DESIGN D7): ties on lt
- * across shards, per-account rising lt, traces over several blocks, 2^100+ jetton amounts, real BoC
- * bodies, valid user-friendly addresses, failures and bounces, elector events, mainnet-shaped numbers.
+ * The devnet's chain looks like mainnet where an ETL can tell the difference (docs/design.md §6):
+ * ties on lt across shards, per-account rising lt, traces over several blocks, 2^100+ jetton
+ * amounts, real BoC bodies, valid user-friendly addresses, failures and bounces, elector events,
+ * mainnet-shaped numbers.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Address, Cell } from '@ton/core';

@@ -92,7 +92,10 @@ function toTruthItems(name: StreamName, raw: readonly Record<string, unknown>[])
   return items.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.tieOrder < b.tieOrder ? -1 : a.tieOrder > b.tieOrder ? 1 : 0));
 }
 
-/** Transactions: `lt, account`; actions: `trace_end_lt, trace_id, end_lt, action_id`; the others: none (API-NOTES §6). */
+/**
+ * Transactions: `lt, account`; actions: `trace_end_lt, trace_id, end_lt, action_id`; the others:
+ * none (docs/design.md §2).
+ */
 function tieOrderOf(name: StreamName, raw: Record<string, unknown>): string {
   if (name === 'transactions') return String(raw.account);
   if (name === 'actions') return `${String(raw.trace_id)}|${String(raw.end_lt).padStart(20, '0')}|${String(raw.action_id)}`;

@@ -1,61 +1,20 @@
 /**
  * Golden tests: the real example responses (test/fixtures/examples) go through each stream's item
- * schema and toRows, and must give exactly the rows kept beside them in test/fixtures/golden.
- * Regenerate after a deliberate change with `UPDATE_GOLDEN=1 npx vitest run test/streams/golden.test.ts`,
- * then review the diff by eye.
+ * schema and toRows, and must give exactly the rows kept beside them in test/fixtures/golden
+ * (the cases: test/streams/golden-cases.ts; regenerate after a deliberate change with
+ * `npm run generate`, then review the diff by eye).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StreamDefinition } from '../../src/core/stream.js';
-import { actionsStream } from '../../src/streams/actions.js';
-import { jettonTransfersStream } from '../../src/streams/jetton-transfers.js';
 import { transactionsStream } from '../../src/streams/transactions.js';
+import { PROJECT_ROOT } from '../support/build.js';
+import { goldenCases, goldenOutput, goldenPath, readExample } from './golden-cases.js';
 import { duplicateKeys, jsonRows, rowProblems, runStream } from './rows.js';
 
-const EXAMPLES = new URL('../fixtures/examples/', import.meta.url);
-const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
-
-function readExample(file: string): unknown {
-  return JSON.parse(readFileSync(new URL(file, EXAMPLES), 'utf8'));
-}
-
-interface GoldenCase {
-  readonly file: string;
-  readonly stream: StreamDefinition;
-  readonly items: (json: unknown) => unknown[];
-  readonly count: number;
-}
-
-interface TraceJson {
-  readonly traces: readonly { readonly transactions_order: readonly string[]; readonly transactions: Readonly<Record<string, unknown>> }[];
-}
-
-const cases: readonly GoldenCase[] = [
-  { file: 'v3-transactions.mainnet.2026-07.json', stream: transactionsStream, items: (json) => json as unknown[], count: 2 },
-  {
-    file: 'v3-traces.mainnet.2025-09.docs-pr493.json',
-    stream: transactionsStream,
-    items: (json) => (json as TraceJson).traces.flatMap((trace) => trace.transactions_order.map((hash) => trace.transactions[hash])),
-    count: 6,
-  },
-  { file: 'v3-actions.mainnet.2026-07.json', stream: actionsStream, items: (json) => json as unknown[], count: 2 },
-  {
-    file: 'v3-jetton-transfers.mainnet.2026-07.json',
-    stream: jettonTransfersStream,
-    items: (json) => (json as { jetton_transfers: unknown[] }).jetton_transfers,
-    count: 7,
-  },
-  {
-    file: 'v3-jetton-transfers.mainnet.2024-05.old-format.liuruibin1.json',
-    stream: jettonTransfersStream,
-    items: (json) => (json as { jetton_transfers: unknown[] }).jetton_transfers,
-    count: 2,
-  },
-];
-
-describe.each(cases)('$file through the $stream.name stream', ({ file, stream, items, count }) => {
-  const output = runStream(stream, items(readExample(file)));
+describe.each(goldenCases)('$file through the $stream.name stream', (goldenCase) => {
+  const { stream, count } = goldenCase;
+  const output = goldenOutput(PROJECT_ROOT, goldenCase);
 
   it(`parses all ${count} items without a reject`, () => {
     expect(output.rejects).toEqual([]);
@@ -66,16 +25,14 @@ describe.each(cases)('$file through the $stream.name stream', ({ file, stream, i
     const rows = output.rows.get(table.name) ?? [];
     expect(rowProblems(table, rows)).toEqual([]);
     expect(duplicateKeys(table, rows)).toEqual([]);
-    const path = new URL(`${file.replace(/\.json$/, '')}.${table.name}.json`, GOLDEN);
-    const actual = jsonRows(table, rows);
-    if (UPDATE) writeFileSync(path, `${JSON.stringify(actual, null, 2)}\n`);
-    expect(existsSync(path), `no golden file ${path.pathname}: run with UPDATE_GOLDEN=1 and review it`).toBe(true);
-    expect(actual).toEqual(JSON.parse(readFileSync(path, 'utf8')));
+    const path = join(PROJECT_ROOT, goldenPath(goldenCase, table));
+    expect(existsSync(path), `no golden file ${path}: run \`npm run generate\` and review it`).toBe(true);
+    expect(jsonRows(table, rows)).toEqual(JSON.parse(readFileSync(path, 'utf8')));
   });
 });
 
 describe('v3-transactions abbreviated pages (docs pagination example)', () => {
-  const pages = readExample('v3-transactions.mainnet.2026-02.abbreviated.docs-pagination.json') as Record<string, { transactions: unknown[] }>;
+  const pages = readExample(PROJECT_ROOT, 'v3-transactions.mainnet.2026-02.abbreviated.docs-pagination.json') as Record<string, { transactions: unknown[] }>;
 
   it.each(Object.entries(pages).map(([page, body]) => ({ page, raw: body.transactions })))(
     '$page: every item becomes a reject naming what is missing, none crashes',

@@ -1,20 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../support/build.js';
-import { SCHEMAS_DIR, renderSchemaFiles, views, warehouseTables } from '../../src/streams/schema-files.js';
+import { renderSchemaFiles, views, warehouseTables } from '../../src/streams/schema-files.js';
 
 const rendered = renderSchemaFiles();
-
-describe('schemas/ (generated, checked in)', () => {
-  it.each([...rendered.keys()].map((file) => ({ file })))('$file matches renderSchemaFiles()', ({ file }) => {
-    const path = join(PROJECT_ROOT, SCHEMAS_DIR, file);
-    const stale = `${SCHEMAS_DIR}/${file} differs from the table definitions: run \`npm run schemas\` to regenerate it`;
-    expect(existsSync(path), stale).toBe(true);
-    expect(readFileSync(path, 'utf8'), stale).toBe(rendered.get(file));
-  });
-});
 
 describe('warehouse.sql', () => {
   it('runs in an empty in-memory DuckDB and creates every table, comment and view', async () => {

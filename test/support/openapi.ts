@@ -5,7 +5,7 @@
  * points into one JSON Schema document holding every component; `nullable: true` becomes a union
  * with null; OpenAPI-only keywords (`example`, `x-*`, …) are dropped.
  *
- * The real service deviates from the published spec in known ways (API-NOTES §1, §3, §4). A COPY of
+ * The real service deviates from the published spec in known ways (docs/design.md §6). A COPY of
  * the spec is patched to accept exactly these, and nothing else:
  *   P1. every object property may be null (the service sends null where the spec says string,
  *       e.g. `in_msg`, `source` of external messages, `address_book[…].domain`);

@@ -1,6 +1,6 @@
 /**
- * Reference pagers of DESIGN D4, written against the devnet's HTTP API: what an extractor must do to
- * get every row exactly once from endpoints whose sort column (lt) is not unique.
+ * Reference pagers of docs/design.md §2, written against the devnet's HTTP API: what an extractor
+ * must do to get every row exactly once from endpoints whose sort column (lt) is not unique.
  */
 import type { DevnetClient, Query } from './http.js';
 
@@ -66,11 +66,12 @@ export interface RecordPage {
 }
 
 /**
- * /jetton/transfers (and other tx_lt-ordered records) the D4 way: ascending by lt window; when a page
- * is full, discard its rows at the page's last lt and restart at that lt (inclusive). When a whole
+ * /jetton/transfers (and other tx_lt-ordered records) by the page-edge rule of docs/design.md §2:
+ * ascending by lt window; when a page is full, discard its rows at the page's last lt and restart at
+ * that lt (inclusive). When a whole
  * full page shares one lt, that lt alone is fetched with the endpoint maximum (1000) instead.
  */
-export async function pageRecordsD4(
+export async function pageRecordsAtLtEdges(
   client: DevnetClient,
   endpoint: string,
   key: string,

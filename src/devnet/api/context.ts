@@ -1,4 +1,3 @@
-import { Address } from '@ton/core';
 import type { ChainView } from '../view.js';
 import type { RenderContext } from '../render/context.js';
 import type { Rng } from '../chain/rng.js';
@@ -8,6 +7,7 @@ import { ApiError } from '../http/api-error.js';
 import type { QueryParams } from '../http/query-params.js';
 import type { DevnetRequest } from '../http/types.js';
 import type { PageRequest } from './paging.js';
+import { readAddress } from '../../transform/address.js';
 
 /** What every endpoint handler works with. */
 export interface DevnetApi {
@@ -19,12 +19,9 @@ export interface DevnetApi {
 
 /** Addresses are accepted in any form (raw, bounceable or not, url-safe or not), as on the real service. */
 export function parseAddress(name: string, text: string): string {
-  try {
-    const address = Address.parse(text);
-    return `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
-  } catch {
-    throw new ApiError(422, `failed to parse ${name}: invalid address ${JSON.stringify(text)}`);
-  }
+  const reading = readAddress(text);
+  if ('raw' in reading) return reading.raw;
+  throw new ApiError(422, `failed to parse ${name}: invalid address ${JSON.stringify(text)}`);
 }
 
 /** Account index of an address parameter, or -1 when the address is valid but unknown to the chain. */

@@ -1,6 +1,6 @@
 /**
  * The indexer's action classifier: one action per completed trace, as ton-indexer's parser would
- * emit it (details shapes from API-NOTES §4). action_id = sha256(root message hash ‖ type).
+ * emit it. action_id = sha256(root message hash ‖ type).
  */
 import { createHash } from 'node:crypto';
 import type { Chain } from './chain.js';

@@ -1,6 +1,6 @@
 /**
  * Upstream re-classifies old traces when its parser learns new action types; the action_id changes
- * with the type (API-NOTES §6.4). This re-labels completed traces' actions in place.
+ * with the type (docs/design.md §2). This re-labels completed traces' actions in place.
  */
 import type { Chain } from './chain.js';
 import { classifyTrace } from './classify.js';

@@ -48,7 +48,7 @@ export class RenderContext {
 
   body(msg: Message): { boc: string; hash: string } {
     // Serialising a BoC is most of a page's cost; a message keeps its serialisation once asked
-    // (about 300 bytes each, so a fully read 20,000-block chain holds ~330 MB more).
+    // (what that holds: docs/design.md §6).
     msg.serialized ??= this.cell(msg.body);
     return msg.serialized;
   }

@@ -1,6 +1,6 @@
 /**
- * GET /getAddressInformation (API-NOTES §5): `raw.fullAccountState` of any address, at the HEAD or at
- * the masterchain block `seqno`. Balance, state and last transaction come from the account's history;
+ * GET /getAddressInformation: `raw.fullAccountState` of any address, at the HEAD or at the
+ * masterchain block `seqno`. Balance, state and last transaction come from the account's history;
  * code and data are those of the head state (the devnet keeps no historical contract data).
  */
 import type { Handler } from '../../http/types.js';

@@ -1,7 +1,7 @@
 /**
- * GET /getBlockTransactions (API-NOTES §5): short ids of one block's transactions, ordered by
- * (account id, lt) as the liteserver lists them; `after_lt` + `after_hash` (the account id of the last
- * item) is an exclusive cursor in that order, and `incomplete` says more remain.
+ * GET /getBlockTransactions: short ids of one block's transactions, ordered by (account id, lt) as
+ * the liteserver lists them; `after_lt` + `after_hash` (the account id of the last item) is an
+ * exclusive cursor in that order, and `incomplete` says more remain.
  */
 import type { Handler } from '../../http/types.js';
 import type { Block, Transaction } from '../../chain/model.js';

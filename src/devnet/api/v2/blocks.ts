@@ -1,6 +1,6 @@
 /**
- * GET /getMasterchainInfo, /getShards, /getMasterchainBlockSignatures (API-NOTES §5). The node's view:
- * `last` is the chain HEAD, not the indexed block v3's /masterchainInfo reports.
+ * GET /getMasterchainInfo, /getShards, /getMasterchainBlockSignatures. The node's view: `last` is
+ * the chain HEAD, not the indexed block v3's /masterchainInfo reports.
  */
 import { createHash } from 'node:crypto';
 import type { Handler } from '../../http/types.js';

@@ -1,8 +1,8 @@
 /**
- * POST /runGetMethodStd (API-NOTES §5): read-only get methods on the HEAD state, with typed stack
- * entries in and out. The devnet has no TVM: each contract kind answers its standard getters from the
- * chain model. A method the contract lacks fails as TVM does (exit code 11) and the gateway turns a
- * non-zero exit code into 500 `Exit code <N> != 0`; an account without code fails with exit code -13.
+ * POST /runGetMethodStd: read-only get methods on the HEAD state, with typed stack entries in and
+ * out. The devnet has no TVM: each contract kind answers its standard getters from the chain model.
+ * A method the contract lacks fails as TVM does (exit code 11) and the gateway turns a non-zero
+ * exit code into 500 `Exit code <N> != 0`; an account without code fails with exit code -13.
  */
 import { beginCell } from '@ton/core';
 import type { DevnetRequest, Handler } from '../../http/types.js';

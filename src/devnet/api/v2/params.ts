@@ -6,6 +6,7 @@
 import { Address } from '@ton/core';
 import { ApiError } from '../../http/api-error.js';
 import type { QueryParams } from '../../http/query-params.js';
+import { readAddress } from '../../../transform/address.js';
 
 const INTEGER = /^[+-]?\d+$/;
 const HEX64 = /^[0-9a-fA-F]{64}$/;
@@ -119,10 +120,7 @@ export function addressParam(query: QueryParams, name = 'address'): string {
 }
 
 export function parseAddressText(text: string, name = 'address'): string {
-  try {
-    const address = Address.parse(text.trim());
-    return `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
-  } catch {
-    throw unprocessable(`failed to parse ${name}`);
-  }
+  const reading = readAddress(text.trim());
+  if ('raw' in reading) return reading.raw;
+  throw unprocessable(`failed to parse ${name}`);
 }

@@ -1,5 +1,5 @@
 /**
- * GET /addressBook, /metadata, /walletStates, /accountStates, /topAccountsByBalance (API-NOTES §2).
+ * GET /addressBook, /metadata, /walletStates, /accountStates, /topAccountsByBalance.
  * Current state is the head state; accounts that do not exist (never seen, or `nonexist`) are
  * left out of results. addressBook and metadata are bare maps keyed by the address as sent.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /jetton/transfers, /jetton/burns, /jetton/masters, /jetton/wallets (API-NOTES §2).
+ * GET /jetton/transfers, /jetton/burns, /jetton/masters, /jetton/wallets.
  * Transfers and burns: ORDER BY tx_lt only (tx_now with a utime filter), rows sharing it in random
  * order; aborted transfers are never listed, aborted burns are. Masters and wallets: head state,
  * existing accounts only.

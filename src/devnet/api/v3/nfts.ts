@@ -1,7 +1,7 @@
 /**
- * GET /nft/transfers, /nft/items (API-NOTES §2). Transfers: ORDER BY tx_lt only (tx_now with a utime
- * filter), rows sharing it in random order, aborted ones included. Items: head state, ordered by
- * internal id, or (owner, collection, index) with an owner filter, or index within one collection.
+ * GET /nft/transfers, /nft/items. Transfers: ORDER BY tx_lt only (tx_now with a utime filter), rows
+ * sharing it in random order, aborted ones included. Items: head state, ordered by internal id, or
+ * (owner, collection, index) with an owner filter, or index within one collection.
  */
 import type { Handler } from '../../http/types.js';
 import type { Account } from '../../chain/model.js';

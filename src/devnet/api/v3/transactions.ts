@@ -1,5 +1,5 @@
 /**
- * GET /transactions, /transactionsByMasterchainBlock, /adjacentTransactions (API-NOTES §2).
+ * GET /transactions, /transactionsByMasterchainBlock, /adjacentTransactions.
  * Order (lt, account) in the sort direction; with utime filters (now, lt, account), which on the
  * devnet is the same sequence because utime never decreases with lt.
  */

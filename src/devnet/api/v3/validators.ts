@@ -1,5 +1,5 @@
 /**
- * GET /validators/events, /validators/elections, /validators/cycles (API-NOTES §2, v1.3 only).
+ * GET /validators/events, /validators/elections, /validators/cycles (v1.3 only).
  * Events: order (tx_now, tx_lt), no lt filter. Elections: opened at or before the indexed seqno,
  * order election_id, utime bounds compared to election_id. Cycles: those whose first block is
  * indexed, order cycle start (utime of that block).
