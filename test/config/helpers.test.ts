@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { parseAddress } from '../../src/config/address.js';
-import { levenshtein, nearest } from '../../src/config/suggest.js';
-import { isoToUnixSeconds } from '../../src/config/utime.js';
+import { parseAddress } from '../../src/options/address.js';
+import { levenshtein, nearest } from '../../src/options/suggest.js';
+import { isoToUnixSeconds } from '../../src/options/utime.js';
 
 test('levenshtein', () => {
   expect(levenshtein('', 'abc')).toBe(3);
