@@ -1,5 +1,6 @@
 import { DEFAULT_BASE_URLS } from '../api/network.js';
 import { ConfigError } from '../core/errors.js';
+import { typeScriptName } from '../core/stream.js';
 import { checkBaseUrl, keyInBaseUrl } from './base-url.js';
 import { defaultConcurrency, defaultRps } from './defaults.js';
 import { describeProblem } from '../options/expect.js';
@@ -110,12 +111,12 @@ function streams(file: PipelineFile['streams'], names: readonly StreamName[]): P
   return Object.fromEntries(names.map((name) => [name, typeScriptNames(file[name] ?? {})])) as PipelineStreams;
 }
 
-/** Drops keys whose value is undefined, so that an absent filter is absent, not `undefined`. */
+/** Renames each filter; an absent filter stays absent (no key holding `undefined`). */
 function typeScriptNames(filters: object): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(filters)
       .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => [name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), value]),
+      .map(([name, value]) => [typeScriptName(name), value]),
   );
 }
 

@@ -32,6 +32,11 @@ export type FilterShape = z.ZodRawShape;
 /** `owner_addresses` → `ownerAddresses`: a filter's name in TypeScript. */
 export type CamelCase<Name extends string> = Name extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Name;
 
+/** A filter's name in TypeScript, as `CamelCase` spells it. */
+export function typeScriptName(name: string): string {
+  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
 /** The filters a shape resolves to (what `query` receives): TypeScript names, an absent filter absent. */
 export type FiltersOf<Shape extends FilterShape> = {
   readonly [Name in keyof z.output<z.ZodObject<Shape>> as CamelCase<Name & string>]?: Exclude<z.output<z.ZodObject<Shape>>[Name], undefined>;

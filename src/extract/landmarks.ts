@@ -3,7 +3,7 @@
  * point, read from masterchain blocks (`/masterchainInfo`, `/blocks`).
  */
 import { ApiContractError } from '../api/errors.js';
-import type { MasterchainBlock, V3Api } from '../api/v3.js';
+import { MAX_LIMIT, type MasterchainBlock, type V3Api } from '../api/v3.js';
 import { ConfigError } from '../core/errors.js';
 import type { QueryParams } from '../core/query-params.js';
 
@@ -16,9 +16,6 @@ export interface Landmark {
   /** The block's root hash (base64), which identifies the chain at its seqno. */
   readonly rootHash?: string;
 }
-
-/** Items one request may ask for. */
-const MAX_LIMIT = 1000;
 
 export class Landmarks {
   /** Masterchain blocks read with the settled tip, by seqno: lookups among them cost no request. */

@@ -30,7 +30,7 @@ export type StreamName = Registered['name'];
 export const STREAM_NAMES: readonly StreamName[] = registered.map((stream) => stream.name);
 
 /** Each stream's resolved filters (TypeScript names; an absent filter takes everything). */
-export type StreamFilters = { readonly [S in Registered as S['name']]: S extends StreamDefinition<never, infer Filters> ? Filters : never };
+export type StreamFilters = { readonly [S in Registered as S['name']]: Parameters<S['query']>[0] };
 
 /** The stream called `name`; fails with the list of names for any other. */
 export function streamByName(name: string): StreamDefinition {
