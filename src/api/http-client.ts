@@ -16,7 +16,8 @@ import {
   ResponseTooLargeError,
   RetriesExhaustedError,
 } from './errors.js';
-import { buildUrl, normalizeBaseUrl, type QueryParams } from './query.js';
+import type { QueryParams } from '../core/query-params.js';
+import { buildUrl, normalizeBaseUrl } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
 import { Redactor } from '../core/redact.js';
 import { fetchWithinOrigin } from './redirect.js';

@@ -1,9 +1,5 @@
 import { ConfigError } from '../core/errors.js';
-
-type Scalar = string | number | bigint | boolean;
-
-/** Query parameters: `undefined` is omitted, a list goes as repeated keys (`account=A&account=B`). */
-export type QueryParams = Readonly<Record<string, Scalar | readonly (string | number | bigint)[] | undefined>>;
+import type { QueryParams, QueryScalar } from '../core/query-params.js';
 
 /**
  * Checks a service root such as `https://toncenter.com` and returns it without a trailing slash.
@@ -49,6 +45,6 @@ export function buildUrl(root: string, path: string, params: QueryParams): URL {
   return url;
 }
 
-function isList(value: Scalar | readonly (string | number | bigint)[]): value is readonly (string | number | bigint)[] {
+function isList(value: QueryScalar | readonly (string | number | bigint)[]): value is readonly (string | number | bigint)[] {
   return Array.isArray(value);
 }

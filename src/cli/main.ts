@@ -8,7 +8,7 @@ import { repairCommand } from './repair.js';
 import { demoCommand } from './demo.js';
 import { ConfigError, EtlError } from '../core/errors.js';
 import { withSecretScope } from '../core/secret-scope.js';
-import { unknownName } from '../config/suggest.js';
+import { unknownName } from '../options/suggest.js';
 
 const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, repairCommand, devnetCommand, demoCommand] as CommandModule[];
 /** `sync`, `backfill`, …: the first word of each command's usage. */

@@ -52,7 +52,7 @@ export async function openSession(file: string, overrides: PipelineOverrides, lo
     pipeline,
     http,
     v3,
-    landmarks: new Landmarks(http, v3),
+    landmarks: new Landmarks(v3),
     get sink(): Sink {
       if (sink === undefined) throw new FatalError(`the warehouse ${pipeline.sink.path} is not open`);
       return sink;

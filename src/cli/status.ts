@@ -84,7 +84,7 @@ function offlineFacts(pipeline: Pipeline): ChainFacts {
 async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], logger: Logger): Promise<ChainFacts> {
   const offline = offlineFacts(pipeline);
   const http = apiClient(pipeline, logger, { timeoutMs: TIP_TIMEOUT_MS, maxRetries: 0 });
-  const landmarks = new Landmarks(http, new V3Api(http));
+  const landmarks = new Landmarks(new V3Api(http));
   const signal = AbortSignal.timeout(TIP_TIMEOUT_MS);
   let tip: Landmark;
   try {

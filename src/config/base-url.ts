@@ -1,5 +1,5 @@
 import { Redactor } from '../core/redact.js';
-import type { Expectation } from './expect.js';
+import type { Expectation } from '../options/expect.js';
 
 const EXPECTED = 'an http(s) URL of the service root such as https://toncenter.com';
 const KEY_GOES = 'the API key goes in api_key_env';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pipelineFileSchema } from './schema.js';
-import './meta.js';
+import '../options/meta.js';
 
 /** One option of the pipeline file, for CLI help and the docs table. */
 export interface OptionRow {

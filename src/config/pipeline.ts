@@ -1,7 +1,7 @@
 import { inspect, type InspectOptions } from 'node:util';
 import type { Network } from '../api/network.js';
+import type { StreamFilters, StreamName } from '../streams/index.js';
 import type { SinkKind } from './schema.js';
-import type { StreamName } from './stream-filters.js';
 
 /** Where the first run begins; `tip` is the settled tip at that run. */
 export type StartPoint =
@@ -10,15 +10,7 @@ export type StartPoint =
   | { readonly kind: 'utime'; readonly utime: number }
   | { readonly kind: 'mc_seqno'; readonly mcSeqno: number };
 
-/** Each stream's filters; an absent filter takes everything. Addresses are raw upper case `wc:HEX`. */
-export interface StreamFilters {
-  readonly transactions: { readonly accounts?: readonly string[] };
-  readonly actions: { readonly actionTypes?: readonly string[] };
-  readonly jetton_transfers: { readonly jettonMaster?: string; readonly ownerAddresses?: readonly string[] };
-  readonly validator_events: { readonly stakeHolder?: string };
-}
-
-/** The selected streams and their filters. */
+/** The selected streams and their filters (addresses raw upper case `wc:HEX`). */
 export type PipelineStreams = { readonly [S in StreamName]?: StreamFilters[S] };
 
 /** A pipeline with every default applied. */

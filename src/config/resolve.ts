@@ -1,12 +1,13 @@
 import { DEFAULT_BASE_URLS } from '../api/network.js';
 import { ConfigError } from '../core/errors.js';
+import { typeScriptName } from '../core/stream.js';
 import { checkBaseUrl, keyInBaseUrl } from './base-url.js';
 import { defaultConcurrency, defaultRps } from './defaults.js';
-import { describeProblem } from './expect.js';
-import { Pipeline, type PipelineStreams, type StartPoint, type StreamFilters } from './pipeline.js';
+import { describeProblem } from '../options/expect.js';
+import { Pipeline, type PipelineStreams, type StartPoint } from './pipeline.js';
 import { SINK_KINDS, type PipelineFile, type SinkKind } from './schema.js';
-import { oneOf } from './show.js';
-import { STREAM_NAMES, type StreamName } from './stream-filters.js';
+import { oneOf } from '../options/show.js';
+import { STREAM_NAMES, type StreamName } from '../streams/index.js';
 import type { YamlSource } from './yaml-source.js';
 
 /** Command-line values that replace the file's (named after the flags that carry them). */
@@ -105,22 +106,18 @@ function startPoint(start: PipelineFile['start']): StartPoint {
   return { kind: 'tip' };
 }
 
-/** Each stream's filters under their TypeScript names. */
-const FILTERS: { readonly [S in StreamName]: (file: PipelineFile['streams']) => StreamFilters[S] } = {
-  transactions: (f) => defined({ accounts: f.transactions?.accounts }),
-  actions: (f) => defined({ actionTypes: f.actions?.action_types }),
-  jetton_transfers: (f) =>
-    defined({ jettonMaster: f.jetton_transfers?.jetton_master, ownerAddresses: f.jetton_transfers?.owner_addresses }),
-  validator_events: (f) => defined({ stakeHolder: f.validator_events?.stake_holder }),
-};
-
+/** Each selected stream's filters under their TypeScript names (`owner_addresses` → `ownerAddresses`). */
 function streams(file: PipelineFile['streams'], names: readonly StreamName[]): PipelineStreams {
-  return Object.fromEntries(names.map((name) => [name, FILTERS[name](file)])) as PipelineStreams;
+  return Object.fromEntries(names.map((name) => [name, typeScriptNames(file[name] ?? {})])) as PipelineStreams;
 }
 
-/** Drops keys whose value is undefined, so that an absent filter is absent, not `undefined`. */
-function defined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+/** Renames each filter; an absent filter stays absent (no key holding `undefined`). */
+function typeScriptNames(filters: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(filters)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => [typeScriptName(name), value]),
+  );
 }
 
 function sink(file: PipelineFile['sink'], overrides: PipelineOverrides): Pipeline['sink'] {

@@ -11,11 +11,11 @@ import {
   DEFAULT_TIMEOUT_SECONDS,
   DEFAULT_WAIT_FOR_READERS_SECONDS,
 } from './defaults.js';
-import { describeProblem, problem } from './expect.js';
-import { choice, closedMap, logicalTime, positiveNumber, text, utime, wholeNumber } from './fields.js';
-import { oneOf } from './show.js';
+import { describeProblem, problem } from '../options/expect.js';
+import { choice, closedMap, logicalTime, positiveNumber, text, utime, wholeNumber } from '../options/fields.js';
+import { oneOf } from '../options/show.js';
 import { streamsField } from './stream-filters.js';
-import './meta.js';
+import '../options/meta.js';
 
 export const SINK_KINDS = ['duckdb', 'parquet'] as const;
 

@@ -1,11 +1,11 @@
 /**
- * A stream: one kind of API item, how to fetch a page of it, and how it becomes rows. Declared once
- * in its own file under src/streams/, registered with one line in src/streams/index.ts.
+ * A stream: the filters a pipeline file may give it, the request of one page, the API item it reads
+ * and the rows an item becomes. Declared once in its own file under src/streams/ and registered with
+ * one line in src/streams/index.ts; the pipeline schema, its docs and the API calls come from there.
  */
 import type { z } from 'zod';
-import type { V3Api, V3Page } from '../api/v3.js';
-import type { AnyTable } from './table.js';
-import type { Row } from '../load/sink.js';
+import type { QueryParams } from './query-params.js';
+import type { AnyTable, Row, RowOf } from './table.js';
 
 /** What a stream pages and checkpoints on: logical time, or unix time where the API has no lt filter. */
 export type PositionAxis = 'lt' | 'utime';
@@ -23,18 +23,43 @@ export interface PageRequest {
 /** Rows per table name, as `toRows` returns them. */
 export type RowsByTable = ReadonlyMap<string, readonly Row[]>;
 
+/**
+ * A stream's filters as the pipeline file writes them under `streams.<name>`: each key a zod schema
+ * (optional: none means the whole chain) whose `.meta({ description, typeLabel })` documents it.
+ */
+export type FilterShape = z.ZodRawShape;
+
+/** `owner_addresses` → `ownerAddresses`: a filter's name in TypeScript. */
+export type CamelCase<Name extends string> = Name extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Name;
+
+/** A filter's name in TypeScript, as `CamelCase` spells it. */
+export function typeScriptName(name: string): string {
+  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The filters a shape resolves to (what `query` receives): TypeScript names, an absent filter absent. */
+export type FiltersOf<Shape extends FilterShape> = {
+  readonly [Name in keyof z.output<z.ZodObject<Shape>> as CamelCase<Name & string>]?: Exclude<z.output<z.ZodObject<Shape>>[Name], undefined>;
+};
+
 export interface StreamDefinition<Item = unknown, Filters = unknown> {
   /** Stream name as written in pipeline files. */
   readonly name: string;
-  /** What the stream holds, for help and the README. */
+  /** What the stream holds, one sentence for the pipeline file's docs (`streams.<name>`). */
   readonly doc: string;
+  /** Its filters in the pipeline file's names (config builds `streams.<name>` and its docs from them). */
+  readonly filters: FilterShape;
   /** Tables its rows go to (the `addresses` dimension is filled by every stream from address books). */
   readonly tables: readonly AnyTable[];
   readonly axis: PositionAxis;
-  /** API path it reads, e.g. `/api/v3/transactions` (for rejects and stats). */
+  /** API path it reads, e.g. `/api/v3/transactions` (also names it in rejects and errors). */
   readonly endpoint: string;
   /** Where the items are in a response page. */
   readonly itemsKey: string;
+  /** The query of one page, its keys in the order they are sent. */
+  query(filters: Filters, page: PageRequest): QueryParams;
+  /** Whether the stream asks for the response's `metadata` (false sends `X-No-Metadata: true`). */
+  readonly metadata: boolean;
   /** The item's wire schema: the API's JSON → a validated Item (bigints for 64-bit values). */
   readonly item: z.ZodType<Item>;
   /** Re-scanned over a trailing overlap on every run and replaced by `replaceBy` (actions: trace completion is late). */
@@ -47,8 +72,6 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> {
    * by trace) declares none: each of its positions must arrive in one page.
    */
   orderWithinPosition?(a: Item, b: Item): number;
-  /** Fetches one page; filters are the pipeline's, already normalised. */
-  fetchPage(api: V3Api, filters: Filters, request: PageRequest): Promise<V3Page<string>>;
   /** The item's position on the stream's axis (tx lt, trace_end_lt, utime…). */
   position(item: Item): bigint;
   /** Identity of the item within the stream (dedupes items seen twice at a page edge). */
@@ -57,7 +80,14 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> {
   toRows(item: Item): RowsByTable;
 }
 
-/** Identity helper that keeps a definition's item and filter types. */
-export function defineStream<Item, Filters>(definition: StreamDefinition<Item, Filters>): StreamDefinition<Item, Filters> {
+/** Identity helper that keeps a definition's name and item type and takes its filter type from its filter shape. */
+export function defineStream<const Name extends string, Item, const Shape extends FilterShape>(
+  definition: StreamDefinition<Item, FiltersOf<Shape>> & { readonly name: Name; readonly filters: Shape },
+): StreamDefinition<Item, FiltersOf<Shape>> & { readonly name: Name } {
   return definition;
+}
+
+/** A typed `[table name, rows]` entry of `toRows`: `new Map([tableRows(t, rows)])`. */
+export function tableRows<T extends AnyTable>(table: T, rows: readonly RowOf<T>[]): [string, readonly Row[]] {
+  return [table.name, rows];
 }

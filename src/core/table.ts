@@ -59,6 +59,9 @@ export interface TableDef<C extends Columns = Columns> extends TableSpec<C> {
 /** The row type of a table definition. */
 export type RowOf<T> = T extends TableDef<infer C> ? RowOfColumns<C> : never;
 
+/** A row as a sink receives it; each value is checked against its column's kind. */
+export type Row = Readonly<Record<string, unknown>>;
+
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const CLUSTER_KINDS = new Set(['int32', 'int64', 'uint64']);
 /** The Hive partition column Parquet readers add; a partitioned table cannot have its own. */

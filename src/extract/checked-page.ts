@@ -1,5 +1,5 @@
 /** One page of a stream, fetched, validated item by item and checked against its request. */
-import type { V3Api } from '../api/v3.js';
+import type { V3Api, V3Page } from '../api/v3.js';
 import { parseItems } from '../api/wire.js';
 import type { PageRequest, StreamDefinition } from '../core/stream.js';
 import { checkPage } from './page-check.js';
@@ -29,9 +29,14 @@ export async function fetchCheckedPage<Item, Filters>(
   filters: Filters,
   request: PageRequest,
 ): Promise<CheckedPage<Item>> {
-  const response = await stream.fetchPage(api, filters, request);
+  const response = await requestPage(stream, api, filters, request);
   const raw = response[stream.itemsKey] ?? [];
   const { ok, rejects } = parseItems(stream.item, raw);
   checkPage(stream, request, ok, raw.length);
   return { ok, rejects, received: raw.length, addressBook: response.address_book };
+}
+
+/** The page as the service sent it: the stream's declared request, through the v3 client's list call. */
+export async function requestPage<Item, Filters>(stream: StreamDefinition<Item, Filters>, api: V3Api, filters: Filters, request: PageRequest): Promise<V3Page<string>> {
+  return api.list(stream.endpoint, stream.itemsKey, stream.query(filters, request), { metadata: stream.metadata, signal: request.signal });
 }

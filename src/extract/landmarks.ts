@@ -2,12 +2,10 @@
  * Points of the chain the extractor needs: the settled tip of a run and the lt/utime of a start
  * point, read from masterchain blocks (`/masterchainInfo`, `/blocks`).
  */
-import { z } from 'zod';
 import { ApiContractError } from '../api/errors.js';
-import type { ApiClient } from '../api/http-client.js';
-import type { V3Api } from '../api/v3.js';
-import { looseObject, uint64String } from '../api/wire.js';
-import { ConfigError, FatalError } from '../core/errors.js';
+import { MAX_LIMIT, type MasterchainBlock, type V3Api } from '../api/v3.js';
+import { ConfigError } from '../core/errors.js';
+import type { QueryParams } from '../core/query-params.js';
 
 /** A masterchain block as a landmark: everything at or below `endLt` / `utime` is in or before it. */
 export interface Landmark {
@@ -19,28 +17,11 @@ export interface Landmark {
   readonly rootHash?: string;
 }
 
-const MASTERCHAIN = { workchain: -1, shard: '8000000000000000' } as const;
-
-const blockSchema = looseObject({
-  seqno: z.number().int(),
-  start_lt: uint64String,
-  end_lt: uint64String,
-  gen_utime: z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]),
-  root_hash: z.string().optional(),
-});
-const blocksSchema = looseObject({ blocks: z.array(blockSchema) });
-
-/** Items one request may ask for. */
-const MAX_LIMIT = 1000;
-
 export class Landmarks {
   /** Masterchain blocks read with the settled tip, by seqno: lookups among them cost no request. */
   readonly #recent = new Map<number, Landmark>();
 
-  constructor(
-    private readonly http: ApiClient,
-    private readonly v3: V3Api,
-  ) {}
+  constructor(private readonly v3: V3Api) {}
 
   /**
    * The run's frozen upper bound: the indexed head minus `lag` masterchain blocks. The same request
@@ -54,7 +35,7 @@ export class Landmarks {
     // first named as its head comes from another replica behind the load balancer, out of step by
     // more than the lag.
     const limit = Math.min(MAX_LIMIT, lag + 1 + (options.reach ?? 0));
-    for (const block of await this.blocks({ ...MASTERCHAIN, end_lt: info.last.start_lt, sort: 'desc', limit }, signal)) {
+    for (const block of await this.blocks({ end_lt: info.last.start_lt, sort: 'desc', limit }, signal)) {
       this.#recent.set(block.seqno, block);
     }
     const found = this.#recent.get(seqno);
@@ -76,38 +57,39 @@ export class Landmarks {
 
   /** The masterchain block `seqno`; undefined when the service does not index it. */
   async withSeqno(seqno: number, signal?: AbortSignal): Promise<Landmark | undefined> {
-    return this.#recent.get(seqno) ?? (await this.first({ ...MASTERCHAIN, seqno }, signal));
+    return this.#recent.get(seqno) ?? (await this.first({ seqno }, signal));
   }
 
   /** The masterchain block `seqno`, or the first indexed one after it (the service may have pruned old blocks). */
   async atOrAfterSeqno(seqno: number, signal?: AbortSignal): Promise<Landmark | undefined> {
-    return (await this.withSeqno(seqno, signal)) ?? (await this.first({ ...MASTERCHAIN, sort: 'asc' }, signal));
+    return (await this.withSeqno(seqno, signal)) ?? (await this.first({ sort: 'asc' }, signal));
   }
 
   /** The masterchain block whose lt range holds `lt` (the last one starting at or before it). */
   async holdingLt(lt: bigint, signal?: AbortSignal): Promise<Landmark | undefined> {
     for (const block of this.#recent.values()) if (block.startLt <= lt && lt <= block.endLt) return block;
-    return this.first({ ...MASTERCHAIN, end_lt: lt, sort: 'desc' }, signal);
+    return this.first({ end_lt: lt, sort: 'desc' }, signal);
   }
 
   /** The first masterchain block generated at or after `utime`; undefined when it is beyond the tip. */
   async atOrAfterUtime(utime: number, signal?: AbortSignal): Promise<Landmark | undefined> {
-    return this.first({ ...MASTERCHAIN, start_utime: utime, sort: 'asc' }, signal);
+    return this.first({ start_utime: utime, sort: 'asc' }, signal);
   }
 
   /** The first masterchain block starting at or after `lt`; undefined when it is beyond the tip. */
   async atOrAfterLt(lt: bigint, signal?: AbortSignal): Promise<Landmark | undefined> {
-    return this.first({ ...MASTERCHAIN, start_lt: lt, sort: 'asc' }, signal);
+    return this.first({ start_lt: lt, sort: 'asc' }, signal);
   }
 
-  private async first(params: Record<string, string | number | bigint>, signal?: AbortSignal): Promise<Landmark | undefined> {
-    return (await this.blocks({ ...params, limit: 1 }, signal))[0];
+  private async first(query: QueryParams, signal?: AbortSignal): Promise<Landmark | undefined> {
+    return (await this.blocks({ ...query, limit: 1 }, signal))[0];
   }
 
-  private async blocks(params: Record<string, string | number | bigint>, signal?: AbortSignal): Promise<Landmark[]> {
-    const body = await this.http.get('/api/v3/blocks', params, { signal });
-    const parsed = blocksSchema.safeParse(body);
-    if (!parsed.success) throw new FatalError(`GET /api/v3/blocks: unexpected response: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    return parsed.data.blocks.map((block) => ({ seqno: block.seqno, startLt: block.start_lt, endLt: block.end_lt, utime: block.gen_utime, rootHash: block.root_hash }));
+  private async blocks(query: QueryParams, signal?: AbortSignal): Promise<Landmark[]> {
+    return (await this.v3.masterchainBlocks(query, { signal })).map(landmarkOf);
   }
+}
+
+function landmarkOf(block: MasterchainBlock): Landmark {
+  return { seqno: block.seqno, startLt: block.start_lt, endLt: block.end_lt, utime: block.gen_utime, rootHash: block.root_hash };
 }

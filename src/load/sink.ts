@@ -1,8 +1,7 @@
 import type { etlRejects, etlRuns } from '../core/bookkeeping.js';
-import type { AnyTable, RowOf } from '../core/table.js';
+import type { AnyTable, Row, RowOf } from '../core/table.js';
 
-/** A row as a sink receives it; each value is checked against its column's kind. */
-export type Row = Readonly<Record<string, unknown>>;
+export type { Row };
 
 /** Delete every row of `table` whose `column` holds one of `values`, before inserting the batch. */
 export interface Replacement {
@@ -54,9 +53,4 @@ export interface Sink {
   recordRun(run: RunRecord): Promise<void>;
   /** Releases the warehouse; safe to call twice. */
   close(): Promise<void>;
-}
-
-/** A typed `[table name, rows]` entry for `CommitBatch.rows`: `new Map([tableRows(t, rows)])`. */
-export function tableRows<T extends AnyTable>(table: T, rows: readonly RowOf<T>[]): [string, readonly Row[]] {
-  return [table.name, rows];
 }

@@ -5,20 +5,16 @@
  * late and re-classifies old ones (action_id changes with the type), so a trace is the unit of
  * replacement and the stream re-scans a trailing overlap on every run.
  */
-import type { StreamFilters } from '../config/index.js';
 import { z } from 'zod';
-import type { V3Page } from '../api/v3.js';
+import { ltPage } from '../api/v3.js';
 import { finality, looseObject } from '../api/wire.js';
 import { amount, bool, hash, int32, json, rawAddress, text, textList, timestamptz, uint64 } from '../core/column-kinds.js';
 import { exactJson } from '../core/exact-json.js';
-import { defineStream } from '../core/stream.js';
+import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
-import { tableRows } from '../load/sink.js';
+import * as filter from '../options/fields.js';
 import { address, amountString, hashString, int32Value, lt, nullish, requiredAddress, unixSeconds } from '../transform/fields.js';
-
-/** Filters as the pipeline file gives them (validated and normalised by src/config). */
-export type ActionFilters = StreamFilters['actions'];
 
 /**
  * The type set the server classifies with, sent on every request (never the server default, which
@@ -187,28 +183,33 @@ export const actionAccountsTable = defineTable({
 type ActionRow = RowOf<typeof actionsTable>;
 type ActionAccountRow = RowOf<typeof actionAccountsTable>;
 
-export const actionsStream = defineStream<ActionItem, ActionFilters>({
+const ACTION_TYPE = /^[a-z0-9_.]+$/;
+
+export const actionsStream = defineStream({
   name: 'actions',
-  doc: 'Classified actions of completed traces and the accounts they involve, paged by trace completion lt.',
+  doc: 'Classified actions (transfers, swaps, …) of completed traces; re-read over actions_overlap.',
+  filters: {
+    action_types: filter
+      .list(
+        filter.matching(ACTION_TYPE, { expected: 'an action type name of lower-case letters, digits, _ and . (e.g. jetton_transfer)' }),
+        'a list of action type names',
+      )
+      .optional()
+      .meta({ description: 'Only actions of these types, e.g. jetton_transfer, ton_transfer.', typeLabel: 'list of names' }),
+  },
   tables: [actionsTable, actionAccountsTable],
   axis: 'lt',
   endpoint: '/api/v3/actions',
   itemsKey: 'actions',
+  query: (filters, page) => ({
+    ...ltPage(page),
+    supported_action_types: SUPPORTED_ACTION_TYPES,
+    action_type: filters.actionTypes,
+    include_accounts: true,
+  }),
+  metadata: false,
   item: actionItem,
   rescansOverlap: true,
-  fetchPage: async (api, filters, request) =>
-    (await api.actions(
-      {
-        start_lt: request.from,
-        end_lt: request.to,
-        limit: request.limit,
-        offset: request.offset,
-        supported_action_types: SUPPORTED_ACTION_TYPES,
-        action_type: filters?.actionTypes,
-        include_accounts: true,
-      },
-      { metadata: false, signal: request.signal },
-    )) as V3Page<string>,
   position: (action) => action.trace_end_lt,
   key: (action) => action.action_id,
   toRows: (action) => {

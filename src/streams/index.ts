@@ -1,6 +1,6 @@
 /**
- * The stream registry: one line per stream. Everything else (CLI, planner, schema files) reads
- * streams from here.
+ * The stream registry: one line per stream. Everything else (the pipeline schema and its docs, the
+ * resolved filters, CLI, planner, schema files) reads streams from here.
  */
 import { ConfigError } from '../core/errors.js';
 import type { StreamDefinition } from '../core/stream.js';
@@ -11,13 +11,26 @@ import { jettonTransfersStream } from './jetton-transfers.js';
 import { transactionsStream } from './transactions.js';
 import { validatorEventsStream } from './validator-events.js';
 
-/** Every stream, in the order help and docs list them. */
-export const streams: readonly StreamDefinition[] = [
+const registered = [
   transactionsStream,
   actionsStream,
   jettonTransfersStream,
   validatorEventsStream,
-];
+] as const;
+
+/** Every stream, in the order help and docs list them. */
+export const streams: readonly StreamDefinition[] = registered;
+
+type Registered = (typeof registered)[number];
+
+/** A stream's name as pipeline files write it. */
+export type StreamName = Registered['name'];
+
+/** Every stream's name, in the registry's order. */
+export const STREAM_NAMES: readonly StreamName[] = registered.map((stream) => stream.name);
+
+/** Each stream's resolved filters (TypeScript names; an absent filter takes everything). */
+export type StreamFilters = { readonly [S in Registered as S['name']]: Parameters<S['query']>[0] };
 
 /** The stream called `name`; fails with the list of names for any other. */
 export function streamByName(name: string): StreamDefinition {

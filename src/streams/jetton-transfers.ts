@@ -4,20 +4,16 @@
  * endpoint returns only transfers whose transaction was not aborted; a row means the sender's wallet
  * accepted the transfer, not that the receiver was credited (ton-indexer #87).
  */
-import type { StreamFilters } from '../config/index.js';
 import { z } from 'zod';
-import type { V3Page } from '../api/v3.js';
+import { ltPage } from '../api/v3.js';
 import { looseObject, nullableString } from '../api/wire.js';
 import { amount, bool, hash, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
-import { defineStream } from '../core/stream.js';
+import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
-import { tableRows } from '../load/sink.js';
+import * as filter from '../options/fields.js';
 import { address, amountString, hashString, lt, nullish, u64, unixSeconds } from '../transform/fields.js';
 import { textComment } from '../transform/payload.js';
-
-/** Filters as the pipeline file gives them (validated and normalised by src/config). */
-export type JettonTransferFilters = StreamFilters['jetton_transfers'];
 
 /**
  * One `/jetton/transfers` item. The 2024 format lacked `transaction_aborted`, the decoded payloads and
@@ -72,27 +68,27 @@ export const jettonTransfersTable = defineTable({
 
 type JettonTransferRow = RowOf<typeof jettonTransfersTable>;
 
-export const jettonTransfersStream = defineStream<JettonTransferItem, JettonTransferFilters>({
+export const jettonTransfersStream = defineStream({
   name: 'jetton_transfers',
-  doc: 'Jetton transfers (successful sender side), paged by transaction lt.',
+  doc: 'Jetton transfers, keyed by transaction hash (aborted transfers are never listed by the service).',
+  filters: {
+    jetton_master: filter
+      .address()
+      .optional()
+      .meta({ description: 'Only transfers of this jetton (its master contract).', typeLabel: 'address' }),
+    owner_addresses: filter.list(filter.address(), 'a list of addresses').optional().meta({
+      description: 'Only transfers whose source or destination owner is one of these.',
+      typeLabel: 'list of addresses',
+    }),
+  },
   tables: [jettonTransfersTable],
   axis: 'lt',
   endpoint: '/api/v3/jetton/transfers',
   itemsKey: 'jetton_transfers',
+  query: (filters, page) => ({ ...ltPage(page), owner_address: filters.ownerAddresses, jetton_master: filters.jettonMaster }),
+  metadata: false,
   item: jettonTransferItem,
   rescansOverlap: false,
-  fetchPage: async (api, filters, request) =>
-    (await api.jettonTransfers(
-      {
-        start_lt: request.from,
-        end_lt: request.to,
-        limit: request.limit,
-        offset: request.offset,
-        jetton_master: filters?.jettonMaster,
-        owner_address: filters?.ownerAddresses,
-      },
-      { metadata: false, signal: request.signal },
-    )) as V3Page<string>,
   position: (transfer) => transfer.transaction_lt,
   key: (transfer) => transfer.transaction_hash,
   toRows: (transfer) => new Map([tableRows(jettonTransfersTable, [jettonTransferRow(transfer)])]),

@@ -3,15 +3,14 @@
  * one row with its description phases and account states, plus one `messages` row per message it
  * received or sent.
  */
-import type { StreamFilters } from '../config/index.js';
 import { z } from 'zod';
-import type { V3Page } from '../api/v3.js';
+import { ltPage } from '../api/v3.js';
 import { finality, looseObject, nullableString } from '../api/wire.js';
 import { amount, bool, hash, int32, int64, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
-import { defineStream } from '../core/stream.js';
+import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
-import { tableRows } from '../load/sink.js';
+import * as filter from '../options/fields.js';
 import {
   address,
   amountString,
@@ -26,9 +25,6 @@ import {
 } from '../transform/fields.js';
 import { base64ToHex } from '../transform/hash.js';
 import { textComment } from '../transform/payload.js';
-
-/** Filters as the pipeline file gives them (validated and normalised by src/config). */
-export type TransactionFilters = StreamFilters['transactions'];
 
 const flag = nullish(bool.wire);
 const nullableAmount = nullish(amountString);
@@ -268,21 +264,24 @@ export const messagesTable = defineTable({
 type TransactionRow = RowOf<typeof transactionsTable>;
 type MessageRow = RowOf<typeof messagesTable>;
 
-export const transactionsStream = defineStream<TransactionItem, TransactionFilters>({
+export const transactionsStream = defineStream({
   name: 'transactions',
-  doc: 'Transactions with their inbound and outbound messages, paged by logical time.',
+  doc: 'Transactions, with their messages.',
+  filters: {
+    accounts: filter.list(filter.address(), 'a list of addresses').optional().meta({
+      description: 'Only transactions of these accounts.',
+      typeLabel: 'list of addresses',
+    }),
+  },
   tables: [transactionsTable, messagesTable],
   axis: 'lt',
   endpoint: '/api/v3/transactions',
   itemsKey: 'transactions',
+  query: (filters, page) => ({ ...ltPage(page), account: filters.accounts }),
+  metadata: true,
   item: transactionItem,
   rescansOverlap: false,
   orderWithinPosition: (a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0),
-  fetchPage: async (api, filters, request) =>
-    (await api.transactions(
-      { start_lt: request.from, end_lt: request.to, limit: request.limit, offset: request.offset, account: filters?.accounts },
-      { signal: request.signal },
-    )) as V3Page<string>,
   position: (tx) => tx.lt,
   key: (tx) => tx.hash,
   toRows: (tx) => {

@@ -2,19 +2,15 @@
  * The `validator_events` stream: the elector's stake events (`/api/v3/validators/events`): stakes
  * accepted, rejected and recovered. The endpoint has no lt filter, so the stream pages by utime.
  */
-import type { StreamFilters } from '../config/index.js';
 import { z } from 'zod';
-import type { V3Page } from '../api/v3.js';
+import { checkedLimit } from '../api/v3.js';
 import { looseObject, nullableString } from '../api/wire.js';
 import { amount, hash, int32, int64, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
-import { defineStream } from '../core/stream.js';
+import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
-import { tableRows } from '../load/sink.js';
+import * as filter from '../options/fields.js';
 import { amountString, hashString, int32Value, int64Value, lt, nullish, requiredAddress, u64, unixSeconds } from '../transform/fields.js';
-
-/** Filters as the pipeline file gives them (validated and normalised by src/config). */
-export type ValidatorEventFilters = StreamFilters['validator_events'];
 
 /** One `/validators/events` item; the optional fields are absent, not null, when empty. */
 export const validatorEventItem = looseObject({
@@ -56,27 +52,32 @@ export const validatorEventsTable = defineTable({
 
 type ValidatorEventRow = RowOf<typeof validatorEventsTable>;
 
-export const validatorEventsStream = defineStream<ValidatorEventItem, ValidatorEventFilters>({
+export const validatorEventsStream = defineStream({
   name: 'validator_events',
-  doc: 'Elector stake events (accepted, rejected, recovered), paged by time.',
+  doc: 'Validator stake events of the elector (accepted, rejected, recovered stakes).',
+  filters: {
+    stake_holder: filter
+      .address()
+      .optional()
+      .meta({ description: 'Only events of this stake holder (validator wallet or pool).', typeLabel: 'address' }),
+  },
   tables: [validatorEventsTable],
   axis: 'utime',
   endpoint: '/api/v3/validators/events',
   itemsKey: 'events',
+  // No lt filter here: the stream pages by utime windows on `tx_now`.
+  query: (filters, page) => ({
+    start_utime: Number(page.from),
+    end_utime: Number(page.to),
+    stake_holder_address: filters.stakeHolder,
+    limit: checkedLimit(page.limit),
+    // Builds before 2026-07 (#432) know no offset: send it only inside a crowded second.
+    offset: page.offset > 0 ? page.offset : undefined,
+    sort: 'asc',
+  }),
+  metadata: true,
   item: validatorEventItem,
   rescansOverlap: false,
-  fetchPage: async (api, filters, request) =>
-    (await api.validatorEvents(
-      {
-        start_utime: Number(request.from),
-        end_utime: Number(request.to),
-        limit: request.limit,
-        // Builds before 2026-07 (#432) know no offset: send it only inside a crowded second.
-        offset: request.offset > 0 ? request.offset : undefined,
-        stake_holder_address: filters?.stakeHolder,
-      },
-      { signal: request.signal },
-    )) as V3Page<string>,
   position: (event) => BigInt(event.utime),
   key: (event) => `${event.tx_hash}|${event.type}|${event.stake_holder_address}`,
   toRows: (event) => new Map([tableRows(validatorEventsTable, [validatorEventRow(event)])]),

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { levenshtein, nearest } from '../../src/config/suggest.js';
-import { isoToUnixSeconds } from '../../src/config/utime.js';
+import { levenshtein, nearest } from '../../src/options/suggest.js';
+import { isoToUnixSeconds } from '../../src/options/utime.js';
 
 test('levenshtein', () => {
   expect(levenshtein('', 'abc')).toBe(3);

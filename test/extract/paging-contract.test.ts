@@ -7,7 +7,6 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { V3Api } from '../../src/api/v3.js';
 import type { PageRequest, StreamDefinition } from '../../src/core/stream.js';
 import { CheckpointTracker } from '../../src/extract/checkpoint-tracker.js';
@@ -15,6 +14,7 @@ import { MAX_POSITION_PAGES } from '../../src/extract/crowded-position.js';
 import { PagingContractError, checkPage } from '../../src/extract/page-check.js';
 import { pageWindow, type Page } from '../../src/extract/position-pager.js';
 import { seededRandom } from '../support/etl.js';
+import { fakeStream, ltListApi } from './fake-lt-list.js';
 
 interface Item {
   readonly id: string;
@@ -41,40 +41,28 @@ interface Behaviour {
 
 const byId = (a: Item, b: Item): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-function fakeStream(rows: readonly Item[], behaviour: Behaviour, requests: PageRequest[]): StreamDefinition<Item, unknown> {
+function fakeService(rows: readonly Item[], behaviour: Behaviour, requests: PageRequest[]): { stream: StreamDefinition<Item, unknown>; api: V3Api } {
   const random = seededRandom(behaviour.seed ?? 1);
   let previous: unknown[] | undefined;
-  return {
-    name: 'fake',
-    doc: 'test',
-    tables: [],
-    axis: 'lt',
-    endpoint: '/api/v3/fake',
-    itemsKey: 'items',
-    item: z.object({ id: z.string(), pos: z.string().regex(/^\d+$/).transform(BigInt) }),
-    rescansOverlap: false,
-    orderWithinPosition: behaviour.claimsOrder === true ? byId : undefined,
-    fetchPage: async (_api, _filters, request) => {
-      requests.push(request);
-      if (requests.length > 10_000) throw new Error('the pager loops: 10,000 requests');
-      const inRange = rows.filter((r) => r.pos >= request.from && (behaviour.beyondBounds === true || r.pos <= request.to));
-      const keyed = inRange.map((r) => ({ r, tie: behaviour.ties === 'stable' ? 0 : random() }));
-      keyed.sort((a, b) => (a.r.pos !== b.r.pos ? (a.r.pos < b.r.pos ? -1 : 1) : a.tie - b.tie || byId(a.r, b.r)));
-      let ordered = keyed.map((k) => k.r);
-      if (behaviour.descending === true) ordered = ordered.reverse();
-      const offset = behaviour.ignoreOffset === true ? 0 : request.offset;
-      let page = ordered.slice(offset, offset + request.limit + (behaviour.overLimit === true ? 1 : 0));
-      if (behaviour.hidesTail === true && request.from === request.to && offset > 0) page = ordered.slice(0, page.length);
-      if (behaviour.ties === 'sortedPages') sortTies(page);
-      const items = page.map((r) => ({ id: r.id, pos: random() < (behaviour.flakyItems ?? 0) ? 'broken' : String(r.pos) }));
-      const answer = behaviour.repeatPages === true && previous !== undefined ? previous : items;
-      previous = items;
-      return { items: answer };
-    },
-    position: (item) => item.pos,
-    key: (item) => item.id,
-    toRows: () => new Map(),
-  };
+  const stream = { ...fakeStream, orderWithinPosition: behaviour.claimsOrder === true ? byId : undefined };
+  const api = ltListApi((request) => {
+    requests.push(request);
+    if (requests.length > 10_000) throw new Error('the pager loops: 10,000 requests');
+    const inRange = rows.filter((r) => r.pos >= request.from && (behaviour.beyondBounds === true || r.pos <= request.to));
+    const keyed = inRange.map((r) => ({ r, tie: behaviour.ties === 'stable' ? 0 : random() }));
+    keyed.sort((a, b) => (a.r.pos !== b.r.pos ? (a.r.pos < b.r.pos ? -1 : 1) : a.tie - b.tie || byId(a.r, b.r)));
+    let ordered = keyed.map((k) => k.r);
+    if (behaviour.descending === true) ordered = ordered.reverse();
+    const offset = behaviour.ignoreOffset === true ? 0 : request.offset;
+    let page = ordered.slice(offset, offset + request.limit + (behaviour.overLimit === true ? 1 : 0));
+    if (behaviour.hidesTail === true && request.from === request.to && offset > 0) page = ordered.slice(0, page.length);
+    if (behaviour.ties === 'sortedPages') sortTies(page);
+    const items = page.map((r) => ({ id: r.id, pos: random() < (behaviour.flakyItems ?? 0) ? 'broken' : String(r.pos) }));
+    const answer = behaviour.repeatPages === true && previous !== undefined ? previous : items;
+    previous = items;
+    return { items: answer };
+  });
+  return { stream, api };
 }
 
 /** Sorts each run of items sharing a position by id, in place. */
@@ -98,7 +86,8 @@ async function read(rows: readonly Item[], behaviour: Behaviour, limit: number, 
   const requests: PageRequest[] = [];
   const pages: Page<Item>[] = [];
   try {
-    for await (const page of pageWindow(fakeStream(rows, behaviour, requests), {} as V3Api, {}, { from, to, limit })) pages.push(page);
+    const { stream, api } = fakeService(rows, behaviour, requests);
+    for await (const page of pageWindow(stream, api, {}, { from, to, limit })) pages.push(page);
   } catch (error) {
     return { pages, ids: pages.flatMap((p) => p.items.map((i) => i.id)), requests, error };
   }
@@ -113,7 +102,7 @@ function rowsAt(counts: Readonly<Record<string, number>>): Item[] {
 const sorted = (ids: readonly string[]): string[] => [...ids].sort();
 
 describe('checkPage', () => {
-  const stream = fakeStream([], { ties: 'stable' }, []);
+  const stream = fakeStream;
   const request: PageRequest = { from: 10n, to: 20n, limit: 3, offset: 0 };
   const item = (id: string, pos: bigint): Item => ({ id, pos });
   const problem = (items: Item[], received = items.length): string => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { pageWindow } from '../../src/extract/position-pager.js';
 import type { StreamDefinition, PageRequest } from '../../src/core/stream.js';
 import type { V3Api } from '../../src/api/v3.js';
+import { fakeStream, ltListApi } from './fake-lt-list.js';
 
 interface Item {
   readonly id: string;
@@ -15,36 +15,25 @@ interface Item {
  * A service whose rows sharing a position come back in a different order on every request (unless
  * `stable`); `fixedOrder` declares the stable order to the pager.
  */
-function fakeStream(rows: readonly Item[], requests: PageRequest[], stable = false, fixedOrder = false): StreamDefinition<Item, unknown> {
+function fakeService(rows: readonly Item[], requests: PageRequest[], stable = false, fixedOrder = false): { stream: StreamDefinition<Item, unknown>; api: V3Api } {
   let shuffle = 0;
-  return {
-    name: 'fake',
-    doc: 'test',
-    tables: [],
-    axis: 'lt',
-    endpoint: '/api/v3/fake',
-    itemsKey: 'items',
-    item: z.object({ id: z.string(), pos: z.string().regex(/^\d+$/).transform(BigInt) }),
-    rescansOverlap: false,
-    orderWithinPosition: fixedOrder ? (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : undefined,
-    fetchPage: async (_api, _filters, request) => {
-      requests.push(request);
-      if (!stable) shuffle += 1;
-      const inRange = rows.filter((r) => r.pos >= request.from && r.pos <= request.to);
-      const ordered = [...inRange].sort((a, b) => (a.pos === b.pos ? ((a.id < b.id) === (shuffle % 2 === 0) ? -1 : 1) : a.pos < b.pos ? -1 : 1));
-      const page = ordered.slice(request.offset, request.offset + request.limit);
-      return { items: page.map((r) => ({ id: r.id, pos: r.broken === true ? 'broken' : String(r.pos) })) };
-    },
-    position: (item) => item.pos,
-    key: (item) => item.id,
-    toRows: () => new Map(),
-  };
+  const stream: StreamDefinition<Item, unknown> = { ...fakeStream, orderWithinPosition: fixedOrder ? (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : undefined };
+  const api = ltListApi((request) => {
+    requests.push(request);
+    if (!stable) shuffle += 1;
+    const inRange = rows.filter((r) => r.pos >= request.from && r.pos <= request.to);
+    const ordered = [...inRange].sort((a, b) => (a.pos === b.pos ? ((a.id < b.id) === (shuffle % 2 === 0) ? -1 : 1) : a.pos < b.pos ? -1 : 1));
+    const page = ordered.slice(request.offset, request.offset + request.limit);
+    return { items: page.map((r) => ({ id: r.id, pos: r.broken === true ? 'broken' : String(r.pos) })) };
+  });
+  return { stream, api };
 }
 
 async function collect(rows: Item[], limit: number, from = 0n, to = 1000n, stable = false, fixedOrder = false): Promise<{ ids: string[]; requests: PageRequest[] }> {
   const requests: PageRequest[] = [];
   const ids: string[] = [];
-  for await (const page of pageWindow(fakeStream(rows, requests, stable, fixedOrder), {} as V3Api, {}, { from, to, limit })) {
+  const { stream, api } = fakeService(rows, requests, stable, fixedOrder);
+  for await (const page of pageWindow(stream, api, {}, { from, to, limit })) {
     ids.push(...page.items.map((i) => i.id));
   }
   return { ids, requests };
@@ -94,7 +83,8 @@ describe('pageWindow', () => {
 
   it('yields only the positions a full first page completes when the caller reads no further (firstPageOnly)', async () => {
     const requests: PageRequest[] = [];
-    const pages = pageWindow(fakeStream(rows, requests, true, true), {} as V3Api, {}, { from: 0n, to: 1000n, limit: 5, firstPageOnly: true });
+    const { stream, api } = fakeService(rows, requests, true, true);
+    const pages = pageWindow(stream, api, {}, { from: 0n, to: 1000n, limit: 5, firstPageOnly: true });
     const first = await pages.next();
     await pages.return(undefined);
     expect(first.value).toMatchObject({ through: 1n, last: false });

@@ -15,7 +15,8 @@ import type { AnyTable } from '../../src/core/table.js';
 import { readRows } from '../../src/load/duckdb-read.js';
 import { readManifest } from '../../src/load/parquet-manifest.js';
 import { ParquetSink, type ParquetSinkOptions } from '../../src/load/parquet-sink.js';
-import { tableRows, type CommitBatch } from '../../src/load/sink.js';
+import { tableRows } from '../../src/core/stream.js';
+import type { CommitBatch } from '../../src/load/sink.js';
 import { DAY1, actions, transfer, transfers } from './tables.js';
 import { useTempDir } from './temp-dir.js';
 

@@ -1,5 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { PROJECT_ROOT } from '../support/build.js';
+import { describeOptions } from '../../src/config/index.js';
+import { streams } from '../../src/streams/index.js';
 import { renderSchemaFiles, views, warehouseTables } from '../../src/streams/schema-files.js';
 
 const rendered = renderSchemaFiles();
@@ -37,5 +43,27 @@ describe('DATA_DICTIONARY.md', () => {
     const markdown = rendered.get('DATA_DICTIONARY.md')!;
     for (const table of warehouseTables) expect(markdown).toContain(`## ${table.name}\n`);
     for (const view of views) expect(markdown).toContain(`| ${view.name} |`);
+  });
+});
+
+describe('pipelines/OPTIONS.md (generated from the stream registry)', () => {
+  const options = describeOptions();
+  const optionsMd = readFileSync(join(PROJECT_ROOT, 'pipelines', 'OPTIONS.md'), 'utf8');
+
+  it('the streams: map has one key per registered stream, in the registry order', () => {
+    const streamKeys = options.filter((row) => /^streams\.[^.]+$/.test(row.key)).map((row) => row.key.slice('streams.'.length));
+    expect(streamKeys).toEqual(streams.map((stream) => stream.name));
+  });
+
+  it.each(streams.map((stream) => ({ name: stream.name, stream })))('$name: its doc and each filter of its file, with their help text', ({ stream }) => {
+    const filters = Object.entries(stream.filters).map(([filter, schema]) => ({ filter, meta: (schema as z.ZodType).meta() }));
+    expect(options.filter((row) => row.key.startsWith(`streams.${stream.name}.`)).map((row) => row.key)).toEqual(
+      filters.map(({ filter }) => `streams.${stream.name}.${filter}`),
+    );
+    expect(optionsMd).toContain(`| \`streams.${stream.name}\` | map of filters, or empty | — | ${stream.doc} |\n`);
+    for (const { filter, meta } of filters) {
+      expect(meta?.description, filter).toMatch(/\S.*\.$/);
+      expect(optionsMd).toContain(`| \`streams.${stream.name}.${filter}\` | ${meta?.typeLabel} | — | ${meta?.description} |\n`);
+    }
   });
 });

@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import type { V3Api } from '../../src/api/v3.js';
-import type { PageRequest, StreamDefinition } from '../../src/core/stream.js';
+import type { StreamDefinition } from '../../src/core/stream.js';
 import { actionAccountsTable, actionsStream, actionsTable } from '../../src/streams/actions.js';
-import { streamByName, streams, dataTables } from '../../src/streams/index.js';
+import { STREAM_NAMES, streamByName, streams, dataTables } from '../../src/streams/index.js';
 import { jettonTransfersStream, jettonTransfersTable } from '../../src/streams/jetton-transfers.js';
 import { messagesTable, transactionsStream, transactionsTable } from '../../src/streams/transactions.js';
 import { validatorEventsStream, validatorEventsTable } from '../../src/streams/validator-events.js';
-import { STREAM_NAMES } from '../../src/config/stream-filters.js';
 import { rowProblems, runStream } from './rows.js';
 
 const EXAMPLES = new URL('../fixtures/examples/', import.meta.url);
@@ -256,60 +254,11 @@ describe('validator events', () => {
   });
 });
 
-describe('fetchPage', () => {
-  const request: PageRequest = { from: 100n, to: 200n, limit: 1000, offset: 0 };
-
-  /** A V3Api double that records each call and answers with an empty page. */
-  function recordingApi(): { api: V3Api; calls: { method: string; params: Json; options: Json }[] } {
-    const calls: { method: string; params: Json; options: Json }[] = [];
-    const method = (name: string, key: string) => async (params: Json, options: Json) => {
-      calls.push({ method: name, params, options });
-      return { [key]: [] };
-    };
-    const api = {
-      transactions: method('transactions', 'transactions'),
-      actions: method('actions', 'actions'),
-      jettonTransfers: method('jettonTransfers', 'jetton_transfers'),
-      validatorEvents: method('validatorEvents', 'events'),
-    } as unknown as V3Api;
-    return { api, calls };
-  }
-
-  it('transactions: lt bounds, the account filter', async () => {
-    const { api, calls } = recordingApi();
-    await transactionsStream.fetchPage(api, { accounts: ['0:AA'] }, request);
-    expect(calls[0]).toMatchObject({ method: 'transactions', params: { start_lt: 100n, end_lt: 200n, limit: 1000, offset: 0, account: ['0:AA'] } });
-  });
-
-  it('actions: pinned supported_action_types, accounts included, metadata off, type filter', async () => {
-    const { api, calls } = recordingApi();
-    await actionsStream.fetchPage(api, { actionTypes: ['jetton_transfer'] }, request);
-    expect(calls[0]).toMatchObject({
-      method: 'actions',
-      params: { start_lt: 100n, end_lt: 200n, supported_action_types: ['latest'], include_accounts: true, action_type: ['jetton_transfer'] },
-      options: { metadata: false },
-    });
-  });
-
-  it('jetton transfers: master and owners', async () => {
-    const { api, calls } = recordingApi();
-    await jettonTransfersStream.fetchPage(api, { jettonMaster: '0:BB', ownerAddresses: ['0:CC'] }, request);
-    expect(calls[0]).toMatchObject({ params: { jetton_master: '0:BB', owner_address: ['0:CC'] }, options: { metadata: false } });
-  });
-
-  it('validator events: utime numbers, offset only when non-zero, stake holder', async () => {
-    const { api, calls } = recordingApi();
-    await validatorEventsStream.fetchPage(api, { stakeHolder: '-1:DD' }, request);
-    await validatorEventsStream.fetchPage(api, {}, { ...request, offset: 1000 });
-    expect(calls[0]!.params).toEqual({ start_utime: 100, end_utime: 200, limit: 1000, offset: undefined, stake_holder_address: '-1:DD' });
-    expect(calls[1]!.params).toMatchObject({ offset: 1000 });
-  });
-});
-
 describe('registry', () => {
-  it('holds one stream per name the pipeline schema knows, in the same order', () => {
-    expect(streams.map((stream) => stream.name)).toEqual([...STREAM_NAMES]);
-    for (const name of STREAM_NAMES) expect(streamByName(name).name).toBe(name);
+  it('lists the streams in the order help and docs show them, and finds each by its name', () => {
+    expect(STREAM_NAMES).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events']);
+    expect(streams.map((stream) => stream.name)).toEqual(STREAM_NAMES);
+    for (const stream of streams) expect(streamByName(stream.name)).toBe(stream);
     expect(() => streamByName('blocks')).toThrow(/Unknown stream "blocks": expected one of transactions, actions/);
   });
 
