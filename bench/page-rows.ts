@@ -1,7 +1,7 @@
 /** The rows the CLI makes of one saved /api/v3/transactions page: transactions, messages and addresses. */
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
 import { addressesTable, addressRows } from '../src/streams/addresses.js';
-import type { Row } from '../src/load/sink.js';
+import type { Row } from '../src/core/table.js';
 
 export function transactionPageRows(items: readonly TransactionItem[], addressBook: unknown): Map<string, Row[]> {
   const rows = new Map<string, Row[]>();

@@ -5,7 +5,7 @@
  *   parse     read the file, parseJson (JSON.parse plus the exact-number scan, as the client does)
  *   validate  the stream's zod item schema (parseItems)
  *   toRows    transactions + messages rows, and address-book rows
- *   check     prepareTable: every value checked against its column kind again, dedup by key
+ *   check     tableChange: every value checked against its column kind again, dedup by key
  *   commit    DuckDBSink.commit per page (which runs the check again, then appenders, delete + insert, COMMIT)
  *   close     closing DuckDB (checkpoint of the WAL into the file)
  * No HTTP, no concurrency, no devnet.
@@ -21,7 +21,7 @@ import { transactionsStream, type TransactionItem } from '../src/streams/transac
 import { addressesTable } from '../src/streams/addresses.js';
 import { DuckDBSink } from '../src/load/duckdb-sink.js';
 import { transactionPageRows } from './page-rows.js';
-import { prepareTable } from '../src/load/batch-plan.js';
+import { tableChange } from '../src/load/commit-plan.js';
 import type { AnyTable } from '../src/core/table.js';
 
 export interface StageCosts {
@@ -58,10 +58,10 @@ async function main(): Promise<void> {
     transactions += items.length;
     const batch = time('toRows', () => transactionPageRows(items, body.address_book));
     time('check', () => {
-      for (const [table, rows] of batch) prepareTable({ table: tables.get(table)!, rows, explicit: [] });
+      for (const [table, rows] of batch) tableChange(tables.get(table)!, rows);
     });
     const before = cpuSeconds();
-    await sink.commit({ stream: 'transactions', rows: batch, checkpoint: JSON.stringify({ position: String(++page) }) });
+    await sink.commitAll([{ stream: 'transactions', rows: batch, checkpoint: JSON.stringify({ position: String(++page) }) }]);
     spent.commit += cpuSeconds() - before;
   }
   const beforeClose = cpuSeconds();

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     const rows = transactionPageRows(items, body.address_book);
     const cpuBefore = cpuSeconds();
     const wallBefore = performance.now();
-    await sink.commit({ stream: 'transactions', rows, checkpoint: JSON.stringify({ position: String(++page) }) });
+    await sink.commitAll([{ stream: 'transactions', rows, checkpoint: JSON.stringify({ position: String(++page) }) }]);
     window.wallMs += performance.now() - wallBefore;
     window.cpu += cpuSeconds() - cpuBefore;
     window.pages++;

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { createLogger } from '../core/logger.js';
-import { planBackfill } from '../core/plan.js';
+import { planBackfill } from '../run/plan.js';
 import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
 import { interruptSignal } from './signals.js';

@@ -1,5 +1,5 @@
 import { ConfigError } from '../core/errors.js';
-import { describePoint, type ChainPoint } from '../core/plan.js';
+import { describePoint, type ChainPoint } from '../run/plan.js';
 
 /** Parses `2024-01-01` (or any ISO date-time), `lt:N` or `mc:N`. */
 export function parseChainPoint(flag: string, text: string, now = Date.now()): ChainPoint {

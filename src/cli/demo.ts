@@ -6,7 +6,7 @@
 import type { CommandModule } from 'yargs';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '../core/logger.js';
-import { planSync } from '../core/plan.js';
+import { planSync } from '../run/plan.js';
 import { openSession, warehouseTables } from './session.js';
 import { executeRun } from './execute-run.js';
 import { interruptSignal } from './signals.js';

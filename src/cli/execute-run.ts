@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { activeRedactor } from '../core/secret-scope.js';
-import { runJobs } from '../core/runner.js';
-import type { Plan, PlanContext } from '../core/plan.js';
+import { runJobs } from '../run/runner.js';
+import type { Plan, PlanContext } from '../run/plan.js';
 import type { Session } from './session.js';
 import { ProgressReporter } from './progress.js';
 import { closeAbandonedRuns } from './abandoned-runs.js';
@@ -55,7 +55,7 @@ export async function executeRun(
     await checkChain(session, stored, signal);
     const planned = await plan({ landmarks: session.landmarks, tip, stored, scopeOf: scopeRecorder(session, stored, tip), signal });
     const results = await runJobs(
-      { api: session.v3, sink: session.sink, logger: session.logger, concurrency: session.pipeline.rate.concurrency, signal, strict, onProgress: progress.update },
+      { api: session.v3, sink: session.sink, concurrency: session.pipeline.rate.concurrency, signal, strict, onProgress: progress.update },
       planned,
     );
     for (const [stream, result] of results) {

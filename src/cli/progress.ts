@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { JobProgress } from '../core/runner.js';
+import type { JobProgress } from '../run/runner.js';
 
 /**
  * Per-stream progress. On a terminal: one redrawn line per stream with rate and ETA. Otherwise

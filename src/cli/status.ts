@@ -8,7 +8,7 @@ import type { CommandModule } from 'yargs';
 import type { Logger } from 'pino';
 import { loadPipeline, type Pipeline } from '../config/index.js';
 import { createLogger } from '../core/logger.js';
-import { positionOf, type PlannedStream } from '../core/plan.js';
+import { positionOf, type PlannedStream } from '../run/plan.js';
 import type { PositionAxis } from '../core/stream.js';
 import { V3Api } from '../api/v3.js';
 import { Landmarks, type Landmark } from '../extract/landmarks.js';

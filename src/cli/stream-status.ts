@@ -5,7 +5,7 @@
  */
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import type { Range } from '../core/coverage.js';
-import { tipPosition } from '../core/plan.js';
+import { tipPosition } from '../run/plan.js';
 import type { PositionAxis, StreamDefinition } from '../core/stream.js';
 import type { Landmark } from '../extract/landmarks.js';
 

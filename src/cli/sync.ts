@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { createLogger } from '../core/logger.js';
-import { planSync } from '../core/plan.js';
+import { planSync } from '../run/plan.js';
 import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
 import { follow } from './follow.js';

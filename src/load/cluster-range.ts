@@ -1,5 +1,5 @@
 import type { AnyTable } from '../core/table.js';
-import type { Row } from './sink.js';
+import type { Row } from '../core/table.js';
 
 /** The smallest and largest value of a table's `clusterBy` column over some rows. */
 export interface ClusterRange {

@@ -4,12 +4,12 @@ import { commentsSql, createTableSql, identifierList } from '../core/ddl.js';
 import { FatalError } from '../core/errors.js';
 import { SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
-import { planBatches, prepareTable, type PreparedTable, type TableWork } from './batch-plan.js';
+import { planCommit, tableChange, type TableChange } from './commit-plan.js';
 import { clusterRange, type ClusterRange } from './cluster-range.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile } from './duckdb-open.js';
 import { checkLiveSchema, tableExists } from './duckdb-schema-check.js';
-import type { CommitBatch, RunRecord, Sink } from './sink.js';
+import type { RunRecord, Sink, StreamCommit } from './sink.js';
 
 /** Where and how the DuckDB sink writes. */
 export interface DuckDBSinkOptions {
@@ -105,16 +105,12 @@ export class DuckDBSink implements Sink {
     return new Map(reader.getRows().map(([stream, position]) => [String(stream), String(position)]));
   }
 
-  async commit(batch: CommitBatch): Promise<void> {
-    await this.commitAll([batch]);
-  }
-
-  async commitAll(batches: readonly CommitBatch[]): Promise<void> {
-    await this.#transaction(planBatches(this.#tables, batches, this.#now()));
+  async commitAll(commits: readonly StreamCommit[]): Promise<void> {
+    await this.#transaction(planCommit(this.#tables, commits, this.#now()));
   }
 
   async recordRun(run: RunRecord): Promise<void> {
-    await this.#transaction([{ table: etlRuns, rows: [run], explicit: [] }]);
+    await this.#transaction([tableChange(etlRuns, [run])]);
   }
 
   async close(): Promise<void> {
@@ -137,11 +133,11 @@ export class DuckDBSink implements Sink {
     return (this.#options.now ?? systemClock)();
   }
 
-  async #transaction(plan: readonly TableWork[]): Promise<void> {
+  async #transaction(changes: readonly TableChange[]): Promise<void> {
     const connection = this.connection;
     await connection.run('BEGIN TRANSACTION');
     try {
-      for (const work of plan) await this.#apply(prepareTable(work));
+      for (const change of changes) await this.#apply(change);
       await connection.run('COMMIT');
     } catch (err) {
       try {
@@ -153,7 +149,7 @@ export class DuckDBSink implements Sink {
     }
   }
 
-  async #apply({ table, rows, replace }: PreparedTable): Promise<void> {
+  async #apply({ table, rows, replace }: TableChange): Promise<void> {
     const connection = this.connection;
     const range = clusterRange(table, rows);
     for (const { column, values, unanchored } of replace) {
@@ -168,7 +164,7 @@ export class DuckDBSink implements Sink {
     }
     if (rows.length === 0) return;
     if (replace.length === 0 && range !== undefined && !(await this.#holdsAnyWithin(table, range))) {
-      // No stored row shares a key with the batch (they would share its clusterBy range): append in place.
+      // No stored row shares a key with the group's rows (they would share its clusterBy range): append in place.
       await appendRows(connection, { name: table.name }, table, rows);
       return;
     }
@@ -197,7 +193,7 @@ export class DuckDBSink implements Sink {
     );
     const found = reader.getRows()[0]?.[0];
     if (found === undefined) {
-      await this.#transaction([{ table: etlMeta, rows: [{ key: SCHEMA_VERSION_KEY, value: expected }], explicit: [] }]);
+      await this.#transaction([tableChange(etlMeta, [{ key: SCHEMA_VERSION_KEY, value: expected }])]);
     } else if (found !== expected) {
       throw new SchemaVersionError(
         `Warehouse ${this.#options.path} has schema version ${String(found)}, this chain-etl writes version ${expected}; ` +

@@ -9,7 +9,7 @@ import { FatalError } from '../core/errors.js';
 import { RowValueError, SchemaDriftError, SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { isUtcDay } from '../core/utc-day.js';
-import { planBatches, prepareTable, type PreparedTable, type ReplaceSet, type TableWork } from './batch-plan.js';
+import { planCommit, tableChange, type ReplaceSet, type TableChange } from './commit-plan.js';
 import { columnDifferences } from './column-diff.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { fsyncPath } from './durable-fs.js';
@@ -29,7 +29,7 @@ import {
   type SetAsideFile,
 } from './parquet-manifest.js';
 import { manifestViewsSql } from './parquet-views.js';
-import type { CommitBatch, RunRecord, Sink } from './sink.js';
+import type { RunRecord, Sink, StreamCommit } from './sink.js';
 
 /** Where and how the Parquet sink writes. */
 export interface ParquetSinkOptions {
@@ -63,7 +63,8 @@ interface DayGroup {
   max: bigint | undefined;
 }
 
-interface StagedTable {
+/** A table change staged in DuckDB temp tables: its rows there, its files still to write. */
+interface StagedChange {
   readonly table: AnyTable;
   readonly rowCount: number;
   readonly groups: ReadonlyMap<string, DayGroup>;
@@ -171,16 +172,12 @@ export class ParquetSink implements Sink {
     return new Map(Object.entries(this.#current().checkpoints).map(([stream, { position }]) => [stream, position]));
   }
 
-  async commit(batch: CommitBatch): Promise<void> {
-    await this.commitAll([batch]);
-  }
-
-  async commitAll(batches: readonly CommitBatch[]): Promise<void> {
-    await this.#write(planBatches(this.#tables, batches, this.#now()));
+  async commitAll(commits: readonly StreamCommit[]): Promise<void> {
+    await this.#write(planCommit(this.#tables, commits, this.#now()));
   }
 
   async recordRun(run: RunRecord): Promise<void> {
-    await this.#write([{ table: etlRuns, rows: [run], explicit: [] }]);
+    await this.#write([tableChange(etlRuns, [run])]);
   }
 
   async close(): Promise<void> {
@@ -247,7 +244,7 @@ export class ParquetSink implements Sink {
     }
   }
 
-  async #write(plan: readonly TableWork[]): Promise<void> {
+  async #write(changes: readonly TableChange[]): Promise<void> {
     const connection = this.#db();
     const manifest = this.#current();
     const generation = manifest.generation + 1;
@@ -259,15 +256,14 @@ export class ParquetSink implements Sink {
     let sequence = 0;
     await connection.run('BEGIN TRANSACTION');
     try {
-      const staged: StagedTable[] = [];
-      for (const work of plan) {
-        const prepared = prepareTable(work);
-        if (prepared.table === etlCheckpoints) {
-          for (const row of prepared.rows) {
+      const staged: StagedChange[] = [];
+      for (const change of changes) {
+        if (change.table === etlCheckpoints) {
+          for (const row of change.rows) {
             checkpoints[String(row['stream'])] = { position: String(row['position']), updatedAt: Number(row['updated_at']) };
           }
         } else {
-          staged.push(await this.#stage(prepared));
+          staged.push(await this.#stage(change));
         }
       }
       for (const table of staged) {
@@ -332,8 +328,8 @@ export class ParquetSink implements Sink {
     this.#manifest = next;
   }
 
-  async #stage(prepared: PreparedTable): Promise<StagedTable> {
-    const { table, rows, replace } = prepared;
+  async #stage(change: TableChange): Promise<StagedChange> {
+    const { table, rows, replace } = change;
     const connection = this.#db();
     const groups = new Map<string, DayGroup>();
     const dayOf = new Map<unknown, string | null>();
@@ -367,7 +363,7 @@ export class ParquetSink implements Sink {
    * days whose cluster range overlaps the staged rows can hold a key (or a value the rows carry);
    * values no row carries are looked for in every file of the table.
    */
-  async #findHits(staged: StagedTable, files: readonly ManifestFile[]): Promise<Set<string>> {
+  async #findHits(staged: StagedChange, files: readonly ManifestFile[]): Promise<Set<string>> {
     const hits = new Set<string>();
     if (files.length === 0) return hits;
     const groups = [...staged.groups.values()];
@@ -405,7 +401,7 @@ export class ParquetSink implements Sink {
   }
 
   /** The rows of `file` that this commit does not supersede. */
-  #rewriteQuery(staged: StagedTable, file: ManifestFile): string {
+  #rewriteQuery(staged: StagedChange, file: ManifestFile): string {
     const { table } = staged;
     const source = `read_parquet(${quotedString(join(this.#root, file.path))}, hive_partitioning = false)`;
     const conditions = [`NOT EXISTS (SELECT 1 FROM ${temp(stageName(table.name))} AS s WHERE ${keyMatch(table)})`];
@@ -417,14 +413,14 @@ export class ParquetSink implements Sink {
     return `SELECT ${identifierList(table.columnNames)} FROM ${source} AS f WHERE ${conditions.join(' AND ')}`;
   }
 
-  #groupQuery(staged: StagedTable, group: DayGroup): string {
+  #groupQuery(staged: StagedChange, group: DayGroup): string {
     const day = group.date === undefined ? 'IS NULL' : `= ${quotedString(group.date)}`;
     const columns = identifierList(staged.table.columnNames);
     return `SELECT ${columns} FROM ${temp(stageName(staged.table.name))} WHERE ${quotedIdentifier(DAY_COLUMN)} ${day}`;
   }
 
   /** Writes the query's rows, sorted, to `path` (temp name, fsync, rename); returns the row count and file size. */
-  async #copy(staged: StagedTable, query: string, path: string, created: string[]): Promise<{ rows: number; bytes: number }> {
+  async #copy(staged: StagedChange, query: string, path: string, created: string[]): Promise<{ rows: number; bytes: number }> {
     const { table } = staged;
     const order = identifierList([...(table.clusterBy === undefined ? [] : [table.clusterBy]), ...table.primaryKey]);
     const final = join(this.#root, path);

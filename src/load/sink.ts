@@ -1,9 +1,7 @@
 import type { etlRejects, etlRuns } from '../core/bookkeeping.js';
 import type { AnyTable, Row, RowOf } from '../core/table.js';
 
-export type { Row };
-
-/** Delete every row of `table` whose `column` holds one of `values`, before inserting the batch. */
+/** Delete every row of `table` whose `column` holds one of `values`, before inserting the commit's rows. */
 export interface Replacement {
   readonly table: string;
   readonly column: string;
@@ -16,11 +14,14 @@ export type RejectInput = Omit<RowOf<typeof etlRejects>, 'stream' | 'reject_id' 
 /** One run's bookkeeping row; `recordRun` upserts it by `run_id`. */
 export type RunRecord = RowOf<typeof etlRuns>;
 
-/** Everything one commit makes durable together: all of it or none of it. */
-export interface CommitBatch {
+/**
+ * One stream's rows and the checkpoint that covers them: durable together, all of it or none of it.
+ * A sink commits several in one atomic unit (a group commit), as if one after another.
+ */
+export interface StreamCommit {
   /** Stream whose checkpoint this commit advances. */
   readonly stream: string;
-  /** Rows per table name; upserted by primary key (the last row of a key in a batch wins). */
+  /** Rows per table name; upserted by primary key (the last row of a key wins). */
   readonly rows: ReadonlyMap<string, readonly Row[]>;
   /**
    * Extra replacements. A table with `replaceBy` is always replaced by the values its rows carry;
@@ -45,10 +46,8 @@ export interface Sink {
   readCheckpoint(stream: string): Promise<string | undefined>;
   /** Every checkpoint row, by stream. */
   readCheckpoints(): Promise<ReadonlyMap<string, string>>;
-  /** Makes one batch durable, atomically. */
-  commit(batch: CommitBatch): Promise<void>;
-  /** Makes several batches durable in one atomic unit, as if committed one after another. */
-  commitAll(batches: readonly CommitBatch[]): Promise<void>;
+  /** Makes the commits durable in one atomic unit, as if committed one after another. */
+  commitAll(commits: readonly StreamCommit[]): Promise<void>;
   /** Upserts the run's bookkeeping row (call at start and at end). */
   recordRun(run: RunRecord): Promise<void>;
   /** Releases the warehouse; safe to call twice. */

@@ -300,7 +300,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('what %s stores', (kind) => {
     try {
       await sink.open([probeTable]);
       const rows = [...KEPT, '\ufeffbom'].map((s, i) => ({ id: String(i), s, l: [s], j: JSON.stringify({ [s]: s }) }));
-      await sink.commit({ stream: 'probe', rows: new Map([['probe', rows]]), checkpoint: '1' });
+      await sink.commitAll([{ stream: 'probe', rows: new Map([['probe', rows]]), checkpoint: '1' }]);
       const reader = await warehouseReader(sink);
       const read = await reader.runAndReadAll(`SELECT id, s, l, j::VARCHAR AS j, json_keys(j) AS k, hex(s) AS hex FROM probe ORDER BY id::INTEGER`);
       const back = read.getRowObjectsJS() as { id: string; s: string; l: string[]; j: string; k: string[]; hex: string }[];

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V3Api } from '../../src/api/v3.js';
 import type { PageRequest, StreamDefinition } from '../../src/core/stream.js';
-import { CheckpointTracker } from '../../src/extract/checkpoint-tracker.js';
+import { CheckpointTracker } from '../../src/run/checkpoint-tracker.js';
 import { MAX_POSITION_PAGES } from '../../src/extract/crowded-position.js';
 import { PagingContractError, checkPage } from '../../src/extract/page-check.js';
 import { pageWindow, type Page } from '../../src/extract/position-pager.js';

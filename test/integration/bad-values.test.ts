@@ -14,7 +14,7 @@ import { parseJson } from '../../src/core/exact-json.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { itemIdentity } from '../../src/devnet/http/fault-transforms.js';
 import { BIG_INTEGER, entryPoison, poisonItem, withRawNumbers, type ItemPoison } from '../../src/devnet/http/value-faults.js';
-import type { Row } from '../../src/load/sink.js';
+import type { Row } from '../../src/core/table.js';
 import { streams } from '../../src/streams/index.js';
 import {
   NO_MISMATCH,

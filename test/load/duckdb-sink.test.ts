@@ -7,7 +7,7 @@ import { RowValueError, SchemaDriftError, SchemaVersionError } from '../../src/c
 import { readRows } from '../../src/load/duckdb-read.js';
 import { DuckDBSink } from '../../src/load/duckdb-sink.js';
 import { tableRows } from '../../src/core/stream.js';
-import type { CommitBatch } from '../../src/load/sink.js';
+import type { StreamCommit } from '../../src/load/sink.js';
 import { holdDuckDBFile } from '../support/cli-child.js';
 import { BIG, MAX_LT, action, actions, hashOf, transfer, transfers } from './tables.js';
 import { useTempDir } from './temp-dir.js';
@@ -36,7 +36,7 @@ async function withSink<T>(use: (sink: DuckDBSink, path: string) => Promise<T>):
   }
 }
 
-const firstBatch: CommitBatch = {
+const firstBatch: StreamCommit = {
   stream: 'transfers',
   rows: new Map([
     tableRows(transfers, [
@@ -52,7 +52,7 @@ const firstBatch: CommitBatch = {
 describe('DuckDBSink', () => {
   it('reads back exactly what it committed, bigints beyond 2^100 included', async () => {
     await withSink(async (sink) => {
-      await sink.commit(firstBatch);
+      await sink.commitAll([firstBatch]);
       expect(await readRows(sink.connection, transfers)).toEqual(
         byHash(firstBatch.rows.get('transfers')!),
       );
@@ -67,7 +67,7 @@ describe('DuckDBSink', () => {
   it('keeps the checkpoint across reopen', async () => {
     const path = join(await tempDir(), 'warehouse.duckdb');
     const sink = await openSink(path);
-    await sink.commit(firstBatch);
+    await sink.commitAll([firstBatch]);
     await sink.close();
     const again = await openSink(path);
     try {
@@ -80,18 +80,18 @@ describe('DuckDBSink', () => {
 
   it('replays idempotently: the same commit twice leaves the same rows', async () => {
     await withSink(async (sink) => {
-      await sink.commit(firstBatch);
+      await sink.commitAll([firstBatch]);
       const once = [await readRows(sink.connection, transfers), await readRows(sink.connection, actions)];
-      await sink.commit(firstBatch);
+      await sink.commitAll([firstBatch]);
       expect([await readRows(sink.connection, transfers), await readRows(sink.connection, actions)]).toEqual(once);
     });
   });
 
   it('upserts by primary key, the last row of a key in a batch winning', async () => {
     await withSink(async (sink) => {
-      await sink.commit(firstBatch);
+      await sink.commitAll([firstBatch]);
       const rows = [transfer(1, { comment: 'first' }), transfer(1, { comment: 'second' })];
-      await sink.commit({ stream: 'transfers', rows: new Map([tableRows(transfers, rows)]), checkpoint: '2' });
+      await sink.commitAll([{ stream: 'transfers', rows: new Map([tableRows(transfers, rows)]), checkpoint: '2' }]);
       const stored = await readRows(sink.connection, transfers);
       expect(stored).toHaveLength(3);
       expect(stored.find((row) => row.tx_hash === hashOf(1))?.comment).toBe('second');
@@ -104,8 +104,8 @@ describe('DuckDBSink', () => {
         "SELECT table_name FROM duckdb_constraints() WHERE constraint_type = 'PRIMARY KEY' AND database_name = current_database() ORDER BY 1",
       );
       expect(indexed.getRows().map(([name]) => name)).toEqual(['_etl_checkpoints', '_etl_meta', '_etl_rejects', '_etl_runs']);
-      await sink.commit(firstBatch);
-      await sink.commit(firstBatch);
+      await sink.commitAll([firstBatch]);
+      await sink.commitAll([firstBatch]);
       const keys = await sink.connection.runAndReadAll('SELECT count(*), count(DISTINCT tx_hash) FROM transfers');
       expect(keys.getRows()).toEqual([[3n, 3n]]);
     });
@@ -123,8 +123,8 @@ describe('DuckDBSink', () => {
     await sink.open([transfers]);
     try {
       const batch = { ...firstBatch, rows: new Map([...firstBatch.rows].filter(([table]) => table === 'transfers')) };
-      await sink.commit(batch);
-      await sink.commit(batch);
+      await sink.commitAll([batch]);
+      await sink.commitAll([batch]);
       expect(await readRows(sink.connection, transfers)).toEqual(byHash(batch.rows.get('transfers')!));
     } finally {
       await sink.close();
@@ -133,32 +133,32 @@ describe('DuckDBSink', () => {
 
   it('replaces by trace: old action ids of a re-sent trace disappear, other traces stay', async () => {
     await withSink(async (sink) => {
-      await sink.commit(firstBatch);
-      await sink.commit({
+      await sink.commitAll([firstBatch]);
+      await sink.commitAll([{
         stream: 'actions',
         rows: new Map([tableRows(actions, [action(1, 'c', { type: 'swap' })])]),
         checkpoint: '3',
-      });
+      }]);
       const ids = (await readRows(sink.connection, actions)).map((row) => [row.trace_id, row.action_id]);
       expect(ids).toEqual([
         [hashOf(1), 'c'],
         [hashOf(2), 'a'],
       ]);
-      await sink.commit({
+      await sink.commitAll([{
         stream: 'actions',
         rows: new Map(),
         replace: [{ table: 'actions', column: 'trace_id', values: [hashOf(2)] }],
         checkpoint: '4',
-      });
+      }]);
       expect((await readRows(sink.connection, actions)).map((row) => row.action_id)).toEqual(['c']);
     });
   });
 
   it('replaces keys and traces whatever their distance in lt from the rest of the batch', async () => {
     await withSink(async (sink) => {
-      await sink.commit(firstBatch);
+      await sink.commitAll([firstBatch]);
       const far = { trace_end_lt: 9_000_000_000n };
-      await sink.commit({
+      await sink.commitAll([{
         stream: 'actions',
         rows: new Map([
           tableRows(transfers, [transfer(1, { comment: 'again' }), transfer(9, { lt: 2n ** 63n })]),
@@ -166,7 +166,7 @@ describe('DuckDBSink', () => {
         ]),
         replace: [{ table: 'actions', column: 'trace_id', values: [hashOf(1)] }],
         checkpoint: '5',
-      });
+      }]);
       const stored = await readRows(sink.connection, transfers);
       expect(stored).toHaveLength(4);
       expect(stored.find((row) => row.tx_hash === hashOf(1))?.comment).toBe('again');
@@ -178,12 +178,12 @@ describe('DuckDBSink', () => {
   });
 
   it('commits several batches as one, equal to committing them one after another, or none of them', async () => {
-    const later: CommitBatch = {
+    const later: StreamCommit = {
       stream: 'transfers',
       rows: new Map([tableRows(transfers, [transfer(1, { comment: 'later' }), transfer(4)]), tableRows(actions, [action(1, 'c')])]),
       checkpoint: '{"lt":"1000004"}',
     };
-    const other: CommitBatch = { stream: 'actions', rows: new Map([tableRows(actions, [action(3, 'a')])]), checkpoint: '{"lt":"7"}' };
+    const other: StreamCommit = { stream: 'actions', rows: new Map([tableRows(actions, [action(3, 'a')])]), checkpoint: '{"lt":"7"}' };
     const state = async (sink: DuckDBSink): Promise<unknown> => [
       await readRows(sink.connection, transfers),
       await readRows(sink.connection, actions),
@@ -191,13 +191,13 @@ describe('DuckDBSink', () => {
       await sink.readCheckpoint('actions'),
     ];
     const oneByOne = await withSink(async (sink) => {
-      for (const batch of [firstBatch, later, other]) await sink.commit(batch);
+      for (const batch of [firstBatch, later, other]) await sink.commitAll([batch]);
       return state(sink);
     });
     await withSink(async (sink) => {
       await sink.commitAll([firstBatch, later, other]);
       expect(await state(sink)).toEqual(oneByOne);
-      const bad: CommitBatch = { stream: 'actions', rows: new Map([tableRows(actions, [action(9, 'a', { trace_end_lt: -1n })])]), checkpoint: 'never' };
+      const bad: StreamCommit = { stream: 'actions', rows: new Map([tableRows(actions, [action(9, 'a', { trace_end_lt: -1n })])]), checkpoint: 'never' };
       await expect(sink.commitAll([{ ...other, checkpoint: '{"lt":"8"}' }, bad])).rejects.toThrow(RowValueError);
       expect(await state(sink)).toEqual(oneByOne);
     });
@@ -207,7 +207,7 @@ describe('DuckDBSink', () => {
 
   it('is atomic: a row violating its kind midway leaves neither rows nor checkpoint', async () => {
     await withSink(async (sink) => {
-      const bad: CommitBatch = {
+      const bad: StreamCommit = {
         stream: 'transfers',
         rows: new Map([
           tableRows(transfers, [transfer(1)]),
@@ -215,13 +215,13 @@ describe('DuckDBSink', () => {
         ]),
         checkpoint: 'never',
       };
-      await expect(sink.commit(bad)).rejects.toThrow(RowValueError);
-      await expect(sink.commit(bad)).rejects.toThrow(
+      await expect(sink.commitAll([bad])).rejects.toThrow(RowValueError);
+      await expect(sink.commitAll([bad])).rejects.toThrow(
         /Table actions, row 1 \(trace_id=".*", action_id="b"\), column trace_end_lt: expected a bigint from 0 to 2\^64-1, got -1n/,
       );
       expect(await readRows(sink.connection, transfers)).toEqual([]);
       expect(await sink.readCheckpoint('transfers')).toBeUndefined();
-      await sink.commit(firstBatch);
+      await sink.commitAll([firstBatch]);
       expect(await readRows(sink.connection, transfers)).toHaveLength(3);
     });
   });
@@ -229,7 +229,7 @@ describe('DuckDBSink', () => {
   it('refuses an amount of 10^38 instead of truncating it', async () => {
     await withSink(async (sink) => {
       const batch = { stream: 's', rows: new Map([tableRows(transfers, [transfer(1, { amount: 10n ** 38n })])]), checkpoint: 'x' };
-      await expect(sink.commit(batch)).rejects.toThrow(/column amount: expected a bigint with at most 38 digits/);
+      await expect(sink.commitAll([batch])).rejects.toThrow(/column amount: expected a bigint with at most 38 digits/);
       expect(await readRows(sink.connection, transfers)).toEqual([]);
     });
   });
@@ -237,7 +237,7 @@ describe('DuckDBSink', () => {
   it('rolls back the rows when the checkpoint itself is invalid', async () => {
     await withSink(async (sink) => {
       const batch = { ...firstBatch, checkpoint: 42 as unknown as string };
-      await expect(sink.commit(batch)).rejects.toThrow(/Table _etl_checkpoints.*column position: expected a string.*, got 42/);
+      await expect(sink.commitAll([batch])).rejects.toThrow(/Table _etl_checkpoints.*column position: expected a string.*, got 42/);
       expect(await readRows(sink.connection, transfers)).toEqual([]);
     });
   });
@@ -246,8 +246,8 @@ describe('DuckDBSink', () => {
     await withSink(async (sink) => {
       const reject = { endpoint: '/api/v3/actions', params: '{"limit":1000}', raw: '{"x":1}', reason: 'expected …' };
       const batch = { ...firstBatch, rejects: [reject, reject] };
-      await sink.commit(batch);
-      await sink.commit(batch);
+      await sink.commitAll([batch]);
+      await sink.commitAll([batch]);
       const rejects = await readRows(sink.connection, etlRejects);
       expect(rejects).toEqual([{ ...reject, stream: 'transfers', reject_id: expect.stringMatching(/^[0-9a-f]{64}$/), seen_at: NOW }]);
       const run = {
@@ -318,7 +318,7 @@ describe('DuckDBSink', () => {
   it('refuses rows for a table it was not opened with', async () => {
     await withSink(async (sink) => {
       await expect(
-        sink.commit({ stream: 's', rows: new Map([['nope', []]]), checkpoint: 'x' }),
+        sink.commitAll([{ stream: 's', rows: new Map([['nope', []]]), checkpoint: 'x' }]),
       ).rejects.toThrow(/table nope, which was not opened/);
     });
   });

@@ -16,7 +16,7 @@ import { readRows } from '../../src/load/duckdb-read.js';
 import { readManifest } from '../../src/load/parquet-manifest.js';
 import { ParquetSink, type ParquetSinkOptions } from '../../src/load/parquet-sink.js';
 import { tableRows } from '../../src/core/stream.js';
-import type { CommitBatch } from '../../src/load/sink.js';
+import type { StreamCommit } from '../../src/load/sink.js';
 import { DAY1, actions, transfer, transfers } from './tables.js';
 import { useTempDir } from './temp-dir.js';
 
@@ -24,7 +24,7 @@ const tempDir = useTempDir('parquet-recovery');
 const NOW = 1_700_000_000;
 const TRANSFER_FILE = 'transfers/date=2024-01-01/part-000000000001-0000.parquet';
 
-function batch(ns: readonly number[], comment = 'c', checkpoint = String(ns.at(-1))): CommitBatch {
+function batch(ns: readonly number[], comment = 'c', checkpoint = String(ns.at(-1))): StreamCommit {
   return { stream: 't', rows: new Map([tableRows(transfers, ns.map((n) => transfer(n, { comment })))]), checkpoint };
 }
 
@@ -38,7 +38,7 @@ async function openSink(root: string, options: Partial<ParquetSinkOptions> = {},
 async function warehouse(): Promise<string> {
   const root = await tempDir();
   const sink = await openSink(root);
-  await sink.commit(batch([1, 2, 3]));
+  await sink.commitAll([batch([1, 2, 3])]);
   await sink.close();
   return root;
 }
@@ -156,7 +156,7 @@ describe('files chain-etl did not write are left alone', () => {
 
     const { logger, lines } = capturingLogger();
     const sink = await openSink(root, { logger });
-    await sink.commit(batch([4]));
+    await sink.commitAll([batch([4])]);
     await sink.close();
     const after = await snapshot(root);
     for (const path of [...foreign, ...other]) expect(after, path).toHaveProperty([path]);
@@ -257,7 +257,7 @@ describe('damaged data files are refused by name, and set aside on request', () 
   it('names the first damaged file and counts the others', async () => {
     const root = await tempDir();
     const sink = await openSink(root);
-    await sink.commit({ ...batch([1]), rows: new Map([tableRows(transfers, [transfer(1), transfer(30)])]) });
+    await sink.commitAll([{ ...batch([1]), rows: new Map([tableRows(transfers, [transfer(1), transfer(30)])]) }]);
     const files = sink.listFiles('transfers');
     await sink.close();
     for (const file of files) await truncate(file.absolutePath, 0);
@@ -281,7 +281,7 @@ describe('damaged data files are refused by name, and set aside on request', () 
     expect(manifest.checkpoints['t']).toEqual({ position: 'hole', updatedAt: NOW });
     expect(manifest.setAside).toEqual([expect.objectContaining({ table: 'transfers', path: TRANSFER_FILE, clusterMin: '1000001', setAsideAt: NOW })]);
     const again = await openSink(root);
-    await again.commit(batch([1, 2, 3]));
+    await again.commitAll([batch([1, 2, 3])]);
     expect(again.listFiles('transfers').map((file) => file.rows)).toEqual([3]);
     await again.close();
   });
@@ -292,19 +292,19 @@ describe('superseded files outlive the readers of an older manifest', () => {
     const root = await tempDir();
     let now = NOW;
     const sink = await openSink(root, { now: () => now, retainSupersededMinutes: 10 });
-    await sink.commit(batch([1, 2, 3], 'old'));
+    await sink.commitAll([batch([1, 2, 3], 'old')]);
     const readerViews = sink.viewsSql();
     const [first] = sink.listFiles('transfers');
     now += 60;
-    await sink.commit(batch([2], 'new'));
+    await sink.commitAll([batch([2], 'new')]);
     expect(sink.listFiles('transfers').map((file) => file.path)).not.toContain(first!.path);
     expect((await readManifest(root))!.retired).toEqual([{ path: first!.path, retiredAt: NOW + 60 }]);
     expect(await viewRows(readerViews)).toBe(3);
     now += 10 * 60 - 1;
-    await sink.commit(batch([5]));
+    await sink.commitAll([batch([5])]);
     expect(await viewRows(readerViews)).toBe(3);
     now += 1;
-    await sink.commit(batch([6]));
+    await sink.commitAll([batch([6])]);
     await expect(stat(first!.absolutePath)).rejects.toThrow(/ENOENT/);
     expect((await readManifest(root))!.retired).toEqual([]);
     expect(await viewRows(sink.viewsSql())).toBe(5);
@@ -314,11 +314,11 @@ describe('superseded files outlive the readers of an older manifest', () => {
   it('retention 0: deleted by the commit that supersedes it; a retired file that is already gone is no error', async () => {
     const root = await tempDir();
     const sink = await openSink(root, { retainSupersededMinutes: 0 });
-    await sink.commit(batch([1, 2, 3], 'old'));
+    await sink.commitAll([batch([1, 2, 3], 'old')]);
     const [first] = sink.listFiles('transfers');
-    await sink.commit(batch([2], 'new'));
+    await sink.commitAll([batch([2], 'new')]);
     await expect(stat(first!.absolutePath)).rejects.toThrow(/ENOENT/);
-    await sink.commit(batch([4]));
+    await sink.commitAll([batch([4])]);
     expect((await readManifest(root))!.retired).toEqual([]);
     await sink.close();
   });
@@ -326,8 +326,8 @@ describe('superseded files outlive the readers of an older manifest', () => {
   it('a retired file is neither damaged nor a leftover on open', async () => {
     const root = await tempDir();
     const sink = await openSink(root, { retainSupersededMinutes: 10 });
-    await sink.commit(batch([1, 2, 3], 'old'));
-    await sink.commit({ ...batch([2], 'new'), rows: new Map([tableRows(transfers, [transfer(2, { comment: 'new', utime: DAY1 + 7200 })])]) });
+    await sink.commitAll([batch([1, 2, 3], 'old')]);
+    await sink.commitAll([{ ...batch([2], 'new'), rows: new Map([tableRows(transfers, [transfer(2, { comment: 'new', utime: DAY1 + 7200 })])]) }]);
     await sink.close();
     const before = await snapshot(root);
     const { logger, lines } = capturingLogger();

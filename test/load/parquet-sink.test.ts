@@ -12,7 +12,7 @@ import { LOCK_FILE, parquetGlob, readParquetSql } from '../../src/load/parquet-l
 import { readManifest } from '../../src/load/parquet-manifest.js';
 import { ParquetSink } from '../../src/load/parquet-sink.js';
 import { tableRows } from '../../src/core/stream.js';
-import type { CommitBatch } from '../../src/load/sink.js';
+import type { StreamCommit } from '../../src/load/sink.js';
 import { holdDuckDBFile } from '../support/cli-child.js';
 import { BIG, DAY1, MAX_LT, action, actions, hashOf, transfer, transfers, type TransferRow } from './tables.js';
 import { useTempDir } from './temp-dir.js';
@@ -50,7 +50,7 @@ function byHash<T extends Readonly<Record<string, unknown>>>(rows: readonly T[])
 const day2 = (n: number, overrides: Partial<TransferRow> = {}): TransferRow =>
   transfer(n, { utime: DAY1 + 86_400 + n, ...overrides });
 
-const firstBatch: CommitBatch = {
+const firstBatch: StreamCommit = {
   stream: 'transfers',
   rows: new Map([
     tableRows(transfers, [
@@ -67,7 +67,7 @@ describe('ParquetSink', () => {
   it('writes day partitions whose values read back exactly through the glob', async () => {
     const root = await tempDir();
     const sink = await openSink(root);
-    await sink.commit(firstBatch);
+    await sink.commitAll([firstBatch]);
     expect(sink.listFiles('transfers').map((file) => file.path)).toEqual([
       'transfers/date=2024-01-01/part-000000000001-0000.parquet',
       'transfers/date=2024-01-02/part-000000000001-0001.parquet',
@@ -90,7 +90,7 @@ describe('ParquetSink', () => {
   it('stores each kind in Parquet exactly as its parquetType declares (DECIMAL, never DOUBLE)', async () => {
     const root = await tempDir();
     const sink = await openSink(root);
-    await sink.commit(firstBatch);
+    await sink.commitAll([firstBatch]);
     const files = [...sink.listFiles('transfers'), ...sink.listFiles('actions')].slice(0, 3);
     await sink.close();
     const stored = await withReader(async (connection) => {
@@ -125,7 +125,7 @@ describe('ParquetSink', () => {
     const root = await tempDir();
     const sink = await openSink(root);
     expect(await sink.readCheckpoint('transfers')).toBeUndefined();
-    await sink.commit(firstBatch);
+    await sink.commitAll([firstBatch]);
     expect(await sink.readCheckpoint('transfers')).toBe('{"lt":"1000003"}');
     await sink.close();
     const again = await openSink(root);
@@ -137,8 +137,8 @@ describe('ParquetSink', () => {
   it('replays idempotently: the glob shows no duplicates and the replaced files are gone', async () => {
     const root = await tempDir();
     const sink = await openSink(root);
-    await sink.commit(firstBatch);
-    await sink.commit(firstBatch);
+    await sink.commitAll([firstBatch]);
+    await sink.commitAll([firstBatch]);
     const files = sink.listFiles('transfers').map((file) => file.path);
     await sink.close();
     expect(files).toEqual([
@@ -151,7 +151,7 @@ describe('ParquetSink', () => {
   });
 
   it('commits several batches as one, equal to committing them one after another, in one generation of files', async () => {
-    const later: CommitBatch = {
+    const later: StreamCommit = {
       stream: 'transfers',
       rows: new Map([tableRows(transfers, [transfer(1, { comment: 'later' }), day2(4)]), tableRows(actions, [action(1, 'c')])]),
       checkpoint: '{"lt":"1000004"}',
@@ -163,7 +163,7 @@ describe('ParquetSink', () => {
     ];
     const separately = join(await tempDir(), 'separately');
     const one = await openSink(separately);
-    for (const batch of [firstBatch, later]) await one.commit(batch);
+    for (const batch of [firstBatch, later]) await one.commitAll([batch]);
     const expected = await state(separately, one);
     await one.close();
     const together = join(await tempDir(), 'together');
@@ -179,8 +179,8 @@ describe('ParquetSink', () => {
     const root = await tempDir();
     const sink = await openSink(root);
     const rows = (ns: number[], comment: string) => ns.map((n) => transfer(n, { comment }));
-    await sink.commit({ stream: 't', rows: new Map([tableRows(transfers, rows([1, 2, 3, 4], 'old'))]), checkpoint: '1' });
-    await sink.commit({ stream: 't', rows: new Map([tableRows(transfers, rows([3, 4, 5, 6], 'new'))]), checkpoint: '2' });
+    await sink.commitAll([{ stream: 't', rows: new Map([tableRows(transfers, rows([1, 2, 3, 4], 'old'))]), checkpoint: '1' }]);
+    await sink.commitAll([{ stream: 't', rows: new Map([tableRows(transfers, rows([3, 4, 5, 6], 'new'))]), checkpoint: '2' }]);
     expect(sink.listFiles('transfers').map((file) => [file.path, file.rows])).toEqual([
       ['transfers/date=2024-01-01/part-000000000002-0000.parquet', 2],
       ['transfers/date=2024-01-01/part-000000000002-0001.parquet', 4],
@@ -195,9 +195,9 @@ describe('ParquetSink', () => {
   it('leaves files alone whose lt range cannot hold the new keys', async () => {
     const root = await tempDir();
     const sink = await openSink(root);
-    await sink.commit({ stream: 't', rows: new Map([tableRows(transfers, [transfer(1), transfer(2)])]), checkpoint: '1' });
+    await sink.commitAll([{ stream: 't', rows: new Map([tableRows(transfers, [transfer(1), transfer(2)])]), checkpoint: '1' }]);
     const [first] = sink.listFiles('transfers');
-    await sink.commit({ stream: 't', rows: new Map([tableRows(transfers, [transfer(3)])]), checkpoint: '2' });
+    await sink.commitAll([{ stream: 't', rows: new Map([tableRows(transfers, [transfer(3)])]), checkpoint: '2' }]);
     expect(sink.listFiles('transfers').map((file) => file.path)).toEqual([
       first!.path,
       'transfers/date=2024-01-01/part-000000000002-0000.parquet',
@@ -209,20 +209,20 @@ describe('ParquetSink', () => {
   it('replaces by trace: old action ids disappear, also for a trace that lost all its actions', async () => {
     const root = await tempDir();
     const sink = await openSink(root);
-    await sink.commit(firstBatch);
-    await sink.commit({ stream: 'actions', rows: new Map([tableRows(actions, [action(1, 'c')])]), checkpoint: '2' });
+    await sink.commitAll([firstBatch]);
+    await sink.commitAll([{ stream: 'actions', rows: new Map([tableRows(actions, [action(1, 'c')])]), checkpoint: '2' }]);
     await sink.close();
     expect((await globRows(root, actions)).map((row) => [row.trace_id, row.action_id])).toEqual([
       [hashOf(1), 'c'],
       [hashOf(2), 'a'],
     ]);
     const again = await openSink(root);
-    await again.commit({
+    await again.commitAll([{
       stream: 'actions',
       rows: new Map(),
       replace: [{ table: 'actions', column: 'trace_id', values: [hashOf(2)] }],
       checkpoint: '3',
-    });
+    }]);
     await again.close();
     expect((await globRows(root, actions)).map((row) => row.action_id)).toEqual(['c']);
   });
@@ -231,7 +231,7 @@ describe('ParquetSink', () => {
     const root = await tempDir();
     const sink = await openSink(root);
     const before = await readFile(join(root, '_manifest.json'), 'utf8');
-    const bad: CommitBatch = {
+    const bad: StreamCommit = {
       stream: 'transfers',
       rows: new Map([
         tableRows(transfers, [transfer(1)]),
@@ -239,12 +239,12 @@ describe('ParquetSink', () => {
       ]),
       checkpoint: 'never',
     };
-    await expect(sink.commit(bad)).rejects.toThrow(RowValueError);
-    await expect(sink.commit(bad)).rejects.toThrow(/Table actions, row 1 .*column details: expected a string holding valid JSON/);
+    await expect(sink.commitAll([bad])).rejects.toThrow(RowValueError);
+    await expect(sink.commitAll([bad])).rejects.toThrow(/Table actions, row 1 .*column details: expected a string holding valid JSON/);
     expect(await sink.readCheckpoint('transfers')).toBeUndefined();
     expect(await readFile(join(root, '_manifest.json'), 'utf8')).toBe(before);
     expect(await readdir(root)).not.toContain('transfers');
-    await sink.commit(firstBatch);
+    await sink.commitAll([firstBatch]);
     await sink.close();
     expect(await globRows(root, transfers)).toHaveLength(3);
   });
@@ -252,7 +252,7 @@ describe('ParquetSink', () => {
   it('deletes crash leftovers (files the manifest does not list) on open, and leaves foreign files alone', async () => {
     const root = await tempDir();
     const sink = await openSink(root);
-    await sink.commit(firstBatch);
+    await sink.commitAll([firstBatch]);
     const [listed] = sink.listFiles('transfers');
     await sink.close();
     const folder = join(root, 'transfers/date=2024-01-01');
@@ -273,7 +273,7 @@ describe('ParquetSink', () => {
   it('offers views over exactly the listed files, typed even when a table has none', async () => {
     const root = await tempDir();
     const sink = await openSink(root);
-    await sink.commit({ stream: 't', rows: new Map([tableRows(transfers, [transfer(1)])]), checkpoint: '1' });
+    await sink.commitAll([{ stream: 't', rows: new Map([tableRows(transfers, [transfer(1)])]), checkpoint: '1' }]);
     const views = sink.viewsSql();
     const listed = sink.listFiles('transfers');
     await sink.close();
@@ -291,8 +291,8 @@ describe('ParquetSink', () => {
     const root = await tempDir();
     const sink = await openSink(root);
     const reject = { endpoint: '/api/v3/actions', params: '{"limit":1000}', raw: '{"x":1}', reason: 'bad' };
-    await sink.commit({ ...firstBatch, rejects: [reject, reject] });
-    await sink.commit({ ...firstBatch, rejects: [reject] });
+    await sink.commitAll([{ ...firstBatch, rejects: [reject, reject] }]);
+    await sink.commitAll([{ ...firstBatch, rejects: [reject] }]);
     const run = {
       run_id: 'r1', command: 'sync', started_at: NOW, ended_at: null, status: 'running',
       rows: '{}', requests: '{}', retries: 0, error: null,

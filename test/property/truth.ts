@@ -9,7 +9,7 @@ import type { Generator } from '../../src/devnet/chain/generator.js';
 import { truthRows } from '../../src/devnet/truth.js';
 import { parseItems } from '../../src/api/wire.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
-import type { Row } from '../../src/load/sink.js';
+import type { Row } from '../../src/core/table.js';
 import { streams } from '../../src/streams/index.js';
 import { seededRandom } from '../support/etl.js';
 

@@ -4,7 +4,7 @@
  * ranges is stored, and the covered ranges hold the ranges a run was required to cover.
  */
 import type { Range } from '../../src/core/coverage.js';
-import type { Row } from '../../src/load/sink.js';
+import type { Row } from '../../src/core/table.js';
 import { canonical, keyOf, readWarehouse, tableNamed, type SinkKind, type Snapshot } from '../support/etl.js';
 import { UNSAFE_INTEGER } from './server.js';
 import { streamNamed, type StreamName, type Truth } from './truth.js';

@@ -2,7 +2,7 @@
 import { parseItems } from '../../src/api/wire.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { AnyTable } from '../../src/core/table.js';
-import type { Row } from '../../src/load/sink.js';
+import type { Row } from '../../src/core/table.js';
 
 export interface StreamOutput<Item> {
   readonly items: Item[];

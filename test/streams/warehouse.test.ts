@@ -11,7 +11,7 @@ import { buildDevnetApi } from '../../src/devnet/index.js';
 import { truthRows, type TruthDataset } from '../../src/devnet/truth.js';
 import { readRows } from '../../src/load/duckdb-read.js';
 import { DuckDBSink } from '../../src/load/duckdb-sink.js';
-import type { Row } from '../../src/load/sink.js';
+import type { Row } from '../../src/core/table.js';
 import { dataTables, streams } from '../../src/streams/index.js';
 import { renderSchemaFiles } from '../../src/streams/schema-files.js';
 import { runStream } from './rows.js';
@@ -39,7 +39,7 @@ describe('stream rows in a DuckDB warehouse', () => {
       for (const stream of streams) {
         const { rows, rejects } = runStream(stream, truthRows(api, DATASET[stream.name]!));
         expect(rejects).toEqual([]);
-        await sink.commit({ stream: stream.name, rows, checkpoint: '{"position":"0"}' });
+        await sink.commitAll([{ stream: stream.name, rows, checkpoint: '{"position":"0"}' }]);
         for (const [table, tableRows] of rows) committed.set(table, tableRows);
       }
       for (const table of dataTables.filter((t) => committed.has(t.name))) {

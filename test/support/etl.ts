@@ -23,7 +23,7 @@ import { readRows } from '../../src/load/duckdb-read.js';
 import { parquetGlob } from '../../src/load/parquet-layout.js';
 import { emptyManifest, readManifest, type Manifest } from '../../src/load/parquet-manifest.js';
 import { manifestViewsSql } from '../../src/load/parquet-views.js';
-import type { Row } from '../../src/load/sink.js';
+import type { Row } from '../../src/core/table.js';
 import { dataTables, streams } from '../../src/streams/index.js';
 import { BIN } from './build.js';
 

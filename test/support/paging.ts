@@ -15,7 +15,7 @@ import type { PagingFaults } from '../../src/devnet/http/paging-faults.js';
 import { createDevnetServer, type DevnetServer } from '../../src/devnet/http/server.js';
 import type { Handler } from '../../src/devnet/http/types.js';
 import { devnetRoutes } from '../../src/devnet/api/routes.js';
-import type { Row } from '../../src/load/sink.js';
+import type { Row } from '../../src/core/table.js';
 import { actionsStream } from '../../src/streams/actions.js';
 import { jettonTransfersStream } from '../../src/streams/jetton-transfers.js';
 import { transactionsStream } from '../../src/streams/transactions.js';

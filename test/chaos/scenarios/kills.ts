@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { parseItems } from '../../../src/api/wire.js';
 import type { StreamDefinition } from '../../../src/core/stream.js';
 import type { Devnet, TruthDataset } from '../../../src/devnet/index.js';
-import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor } from '../../../src/extract/windows.js';
+import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor } from '../../../src/run/windows.js';
 import { streams } from '../../../src/streams/index.js';
 import {
   FIRST_MC,

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { etlRejects, etlRuns } from '../../../src/core/bookkeeping.js';
 import { readRows } from '../../../src/load/duckdb-read.js';
 import { readManifest } from '../../../src/load/parquet-manifest.js';
-import type { Row } from '../../../src/load/sink.js';
+import type { Row } from '../../../src/core/table.js';
 import { dataTables } from '../../../src/streams/index.js';
 import { checkpointsOf, dataFilesOnDisk, openWarehouse, readWarehouse, type RejectRow, type RunRow, type SinkKind, type Snapshot } from '../../support/etl.js';
 

@@ -7,7 +7,7 @@
 import type { StreamDefinition } from '../../../src/core/stream.js';
 import type { Devnet } from '../../../src/devnet/index.js';
 import { UNKNOWN_ENUM } from '../../../src/devnet/http/fault-transforms.js';
-import type { Row } from '../../../src/load/sink.js';
+import type { Row } from '../../../src/core/table.js';
 import {
   FIRST_MC,
   addressProblems,

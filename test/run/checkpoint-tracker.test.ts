@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CheckpointTracker } from '../../src/extract/checkpoint-tracker.js';
-import { estimatePagesLeft, splitWindows, windowsFor, type Window } from '../../src/extract/windows.js';
+import { CheckpointTracker } from '../../src/run/checkpoint-tracker.js';
+import { estimatePagesLeft, splitWindows, windowsFor, type Window } from '../../src/run/windows.js';
 
 describe('splitWindows', () => {
   it('covers [from, to] exactly with consecutive windows', () => {

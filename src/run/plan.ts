@@ -6,14 +6,14 @@
  * yet, so it resumes, and a sync after it continues from its end.
  */
 import type { Pipeline, StartPoint } from '../config/index.js';
-import type { StreamDefinition, PositionAxis } from './stream.js';
+import type { StreamDefinition, PositionAxis } from '../core/stream.js';
 import type { Landmark, Landmarks } from '../extract/landmarks.js';
 import type { StreamJob } from './runner.js';
-import type { StreamCheckpoint } from './checkpoint.js';
-import { Coverage, minBig } from './coverage.js';
-import type { StreamScope } from './scope.js';
-import { StreamProgress } from './stream-progress.js';
-import { ConfigError } from './errors.js';
+import type { StreamCheckpoint } from '../core/checkpoint.js';
+import { Coverage, minBig } from '../core/coverage.js';
+import type { StreamScope } from '../core/scope.js';
+import { StreamProgress } from '../core/stream-progress.js';
+import { ConfigError } from '../core/errors.js';
 
 export interface PlannedStream {
   readonly stream: StreamDefinition;

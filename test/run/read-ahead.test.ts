@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAhead } from '../../src/extract/read-ahead.js';
+import { readAhead } from '../../src/run/read-ahead.js';
 
 /** A source that logs when it starts making each value and when it is closed. */
 function loggedSource(log: string[], count: number, failAt?: number): AsyncGenerator<number> {

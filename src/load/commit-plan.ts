@@ -3,122 +3,125 @@ import { describeValue } from '../core/column-kind.js';
 import { etlCheckpoints, etlRejects } from '../core/bookkeeping.js';
 import { FatalError } from '../core/errors.js';
 import { RowValueError } from '../core/schema-errors.js';
-import type { AnyTable } from '../core/table.js';
-import type { CommitBatch, Row } from './sink.js';
+import type { AnyTable, Row } from '../core/table.js';
+import type { StreamCommit } from './sink.js';
 
 /** Values to delete from one column before inserting. */
 export interface ReplaceSet {
   readonly column: string;
   /** Distinct values to delete. */
   readonly values: readonly unknown[];
-  /** Those of `values` that no row of the batch carries (so no partition can be inferred for them). */
+  /** Those of `values` that no row of the group carries (so no partition can be inferred for them). */
   readonly unanchored: readonly unknown[];
 }
 
-/** One table's share of a commit, not yet validated. */
-export interface TableWork {
+/** One table's share of a group of commits, checked: what a sink writes to that table. */
+export interface TableChange {
+  readonly table: AnyTable;
+  /** Valid rows, one per primary key (the group's last row of a key wins). */
+  readonly rows: readonly Row[];
+  readonly replace: readonly ReplaceSet[];
+}
+
+/** One table's share of a group of commits as gathered, before its values are checked. */
+interface GatheredTable {
   readonly table: AnyTable;
   readonly rows: readonly Row[];
   readonly explicit: readonly { readonly column: string; readonly values: readonly unknown[] }[];
 }
 
-/** One table's share of a commit, validated and deduplicated. */
-export interface PreparedTable {
-  readonly table: AnyTable;
-  /** Valid rows, one per primary key (the batch's last row of a key wins). */
-  readonly rows: readonly Row[];
-  readonly replace: readonly ReplaceSet[];
+/**
+ * The changes a group of commits makes, as if committed one after another, bookkeeping included:
+ * each table's rows and replacements in commit order (so the last row of a key wins), rows of an
+ * earlier commit dropped where a later one replaces their values (its `replaceBy` values and
+ * explicit replacements), data tables first, then rejects, then the checkpoint rows. Fails on tables
+ * that were not opened and on values their column kinds refuse.
+ */
+export function planCommit(opened: ReadonlyMap<string, AnyTable>, commits: readonly StreamCommit[], now: number): TableChange[] {
+  const merged = new Map<string, { table: AnyTable; rows: Row[]; explicit: GatheredTable['explicit'][number][] }>();
+  for (const commit of commits) {
+    for (const gathered of gather(opened, commit, now)) {
+      const entry = merged.get(gathered.table.name) ?? { table: gathered.table, rows: [], explicit: [] };
+      entry.rows = withoutReplaced(entry.rows, gathered);
+      for (const row of gathered.rows) entry.rows.push(row);
+      entry.explicit.push(...gathered.explicit);
+      merged.set(gathered.table.name, entry);
+    }
+  }
+  const bookkeeping = [etlRejects.name, etlCheckpoints.name];
+  const rank = (gathered: GatheredTable): number => bookkeeping.indexOf(gathered.table.name);
+  return [...merged.values()].sort((a, b) => rank(a) - rank(b)).map(check);
 }
 
-/**
- * Splits a batch into per-table work, bookkeeping included: data tables first, then rejects, then
- * the checkpoint row. Fails on tables that were not opened.
- */
-export function planBatch(opened: ReadonlyMap<string, AnyTable>, batch: CommitBatch, now: number): TableWork[] {
+/** `rows` written to `table` alone (bookkeeping rows), checked. */
+export function tableChange(table: AnyTable, rows: readonly Row[]): TableChange {
+  return check({ table, rows, explicit: [] });
+}
+
+/** Splits one commit into per-table shares: data tables, then rejects, then the checkpoint row. */
+function gather(opened: ReadonlyMap<string, AnyTable>, commit: StreamCommit, now: number): GatheredTable[] {
   const lookup = (name: string, what: string): AnyTable => {
     const table = opened.get(name);
     if (table === undefined || name.startsWith('_etl_')) {
-      throw new FatalError(`Commit for stream ${batch.stream} has ${what} for table ${name}, which was not opened`);
+      throw new FatalError(`Commit for stream ${commit.stream} has ${what} for table ${name}, which was not opened`);
     }
     return table;
   };
-  const work = new Map<string, { table: AnyTable; rows: readonly Row[]; explicit: TableWork['explicit'][number][] }>();
-  for (const [name, rows] of batch.rows) work.set(name, { table: lookup(name, 'rows'), rows, explicit: [] });
-  for (const replacement of batch.replace ?? []) {
+  const shares = new Map<string, { table: AnyTable; rows: readonly Row[]; explicit: GatheredTable['explicit'][number][] }>();
+  for (const [name, rows] of commit.rows) shares.set(name, { table: lookup(name, 'rows'), rows, explicit: [] });
+  for (const replacement of commit.replace ?? []) {
     const table = lookup(replacement.table, 'a replacement');
     if (!table.columnNames.includes(replacement.column)) {
       throw new FatalError(`Replacement for table ${table.name} names column ${replacement.column}, which it does not have`);
     }
-    const entry = work.get(table.name) ?? { table, rows: [], explicit: [] };
+    const entry = shares.get(table.name) ?? { table, rows: [], explicit: [] };
     entry.explicit.push({ column: replacement.column, values: replacement.values });
-    work.set(table.name, entry);
+    shares.set(table.name, entry);
   }
-  const plan: TableWork[] = [...work.values()];
-  if (batch.rejects !== undefined && batch.rejects.length > 0) {
-    const rows = batch.rejects.map((reject) => ({
-      stream: batch.stream,
+  const gathered: GatheredTable[] = [...shares.values()];
+  if (commit.rejects !== undefined && commit.rejects.length > 0) {
+    const rows = commit.rejects.map((reject) => ({
+      stream: commit.stream,
       reject_id: rejectId(reject.endpoint, reject.raw),
       ...reject,
       seen_at: now,
     }));
-    plan.push({ table: etlRejects, rows, explicit: [] });
+    gathered.push({ table: etlRejects, rows, explicit: [] });
   }
-  const checkpoint = { stream: batch.stream, position: batch.checkpoint, updated_at: now };
-  plan.push({ table: etlCheckpoints, rows: [checkpoint], explicit: [] });
-  return plan;
+  const checkpoint = { stream: commit.stream, position: commit.checkpoint, updated_at: now };
+  gathered.push({ table: etlCheckpoints, rows: [checkpoint], explicit: [] });
+  return gathered;
 }
 
-/**
- * The plans of several batches as one, as if committed one after another: each table's rows and
- * replacements in batch order (so the last row of a key wins), rows of an earlier batch dropped where
- * a later one replaces their values (its `replaceBy` values and explicit replacements), bookkeeping
- * tables last.
- */
-export function planBatches(opened: ReadonlyMap<string, AnyTable>, batches: readonly CommitBatch[], now: number): TableWork[] {
-  const merged = new Map<string, { table: AnyTable; rows: Row[]; explicit: TableWork['explicit'][number][] }>();
-  for (const batch of batches) {
-    for (const work of planBatch(opened, batch, now)) {
-      const entry = merged.get(work.table.name) ?? { table: work.table, rows: [], explicit: [] };
-      entry.rows = withoutReplaced(entry.rows, work);
-      for (const row of work.rows) entry.rows.push(row);
-      entry.explicit.push(...work.explicit);
-      merged.set(work.table.name, entry);
-    }
-  }
-  const bookkeeping = [etlRejects.name, etlCheckpoints.name];
-  const rank = (work: TableWork): number => bookkeeping.indexOf(work.table.name);
-  return [...merged.values()].sort((a, b) => rank(a) - rank(b));
-}
-
-/** `rows` less those whose values `work` replaces when it is committed after them. */
-function withoutReplaced(rows: Row[], work: TableWork): Row[] {
+/** `rows` less those whose values `later` replaces when it is committed after them. */
+function withoutReplaced(rows: Row[], later: GatheredTable): Row[] {
   if (rows.length === 0) return rows;
-  const replaced = work.explicit.map((entry) => ({ column: entry.column, values: entry.values }));
-  const { replaceBy } = work.table;
-  if (replaceBy !== undefined && work.rows.length > 0) replaced.push({ column: replaceBy, values: work.rows.map((row) => row[replaceBy]) });
+  const replaced = later.explicit.map((entry) => ({ column: entry.column, values: entry.values }));
+  const { replaceBy } = later.table;
+  if (replaceBy !== undefined && later.rows.length > 0) replaced.push({ column: replaceBy, values: later.rows.map((row) => row[replaceBy]) });
   if (replaced.length === 0) return rows;
   const sets = replaced.map(({ column, values }) => ({ column, keys: new Set(values.map((value) => keyString({ [column]: value }, [column]))) }));
   return rows.filter((row) => !sets.some(({ column, keys }) => keys.has(keyString(row, [column]))));
 }
 
 /** Checks every value against its kind, keeps the last row per primary key, and gathers replacements. */
-export function prepareTable(work: TableWork): PreparedTable {
-  const { table } = work;
+function check(gathered: GatheredTable): TableChange {
+  const { table } = gathered;
   const byKey = new Map<string, Row>();
-  work.rows.forEach((row, index) => {
+  gathered.rows.forEach((row, index) => {
     checkRow(table, row, index);
     byKey.set(keyString(row, table.primaryKey), row);
   });
   const rows = [...byKey.values()];
   const replace: ReplaceSet[] = [];
-  const columns = new Set(work.explicit.map((entry) => entry.column));
+  const columns = new Set(gathered.explicit.map((entry) => entry.column));
   if (table.replaceBy !== undefined) columns.add(table.replaceBy);
   for (const column of columns) {
     const kind = table.columns[column]!;
     const anchored = new Map<string, unknown>();
     if (column === table.replaceBy) for (const row of rows) anchored.set(keyString(row, [column]), row[column]);
     const unanchored = new Map<string, unknown>();
-    for (const entry of work.explicit.filter((e) => e.column === column)) {
+    for (const entry of gathered.explicit.filter((e) => e.column === column)) {
       for (const value of entry.values) {
         const found = value === null ? 'expected a non-null value' : kind.problem(value);
         if (found !== undefined) {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommitter } from '../../src/core/group-commit.js';
-import type { CommitBatch } from '../../src/load/sink.js';
+import { GroupCommitter } from '../../src/run/group-commit.js';
+import type { StreamCommit } from '../../src/load/sink.js';
 
-const batch = (checkpoint: string): CommitBatch => ({ stream: 's', rows: new Map(), checkpoint });
+const commit = (checkpoint: string): StreamCommit => ({ stream: 's', rows: new Map(), checkpoint });
 
 /** A sink whose commits finish only when the test says so. */
 function heldSink() {
   const groups: string[][] = [];
   const finish: (() => void)[] = [];
-  const commitAll = (batches: readonly CommitBatch[]): Promise<void> => {
-    groups.push(batches.map((b) => b.checkpoint));
+  const commitAll = (commits: readonly StreamCommit[]): Promise<void> => {
+    groups.push(commits.map((c) => c.checkpoint));
     return new Promise((resolve) => finish.push(resolve));
   };
   return { groups, finish, commitAll };
@@ -22,7 +22,7 @@ describe('GroupCommitter', () => {
     const sink = heldSink();
     const committer = new GroupCommitter(sink.commitAll, 8);
     const done: string[] = [];
-    const submit = (name: string): Promise<void> => committer.submit(() => batch(name)).then(() => void done.push(name));
+    const submit = (name: string): Promise<void> => committer.submit(() => commit(name)).then(() => void done.push(name));
     const first = submit('1');
     await turn();
     const rest = [submit('2'), submit('3'), submit('4')];
@@ -42,8 +42,8 @@ describe('GroupCommitter', () => {
   it('puts at most maxGroup pages in a group and prepares them in submission order', async () => {
     const prepared: string[] = [];
     const groups: number[] = [];
-    const committer = new GroupCommitter(async (batches) => void groups.push(batches.length), 2);
-    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((name) => committer.submit(() => (prepared.push(name), batch(name)))));
+    const committer = new GroupCommitter(async (commits) => void groups.push(commits.length), 2);
+    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((name) => committer.submit(() => (prepared.push(name), commit(name)))));
     expect(prepared).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(groups).toEqual([2, 2, 1]);
   });
@@ -54,7 +54,7 @@ describe('GroupCommitter', () => {
       calls += 1;
       if (calls === 1) throw new Error('disk full');
     }, 2);
-    const results = await Promise.allSettled(['a', 'b', 'c'].map((name) => committer.submit(() => batch(name))));
+    const results = await Promise.allSettled(['a', 'b', 'c'].map((name) => committer.submit(() => commit(name))));
     expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'ok'))).toEqual(['disk full', 'disk full', 'ok']);
   });
 });

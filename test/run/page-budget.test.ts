@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageBudget } from '../../src/extract/page-budget.js';
+import { PageBudget } from '../../src/run/page-budget.js';
 
 async function* numbers(count: number, made: number[]): AsyncGenerator<number> {
   for (let i = 1; i <= count; i++) {

@@ -5,29 +5,29 @@
  * commits page by page; a run that fetches faster pays a commit's fixed cost (transaction, one
  * statement per table, a Parquet file per table and day) once per group instead of once per page.
  */
-import type { CommitBatch } from '../load/sink.js';
+import type { StreamCommit } from '../load/sink.js';
 
 interface Waiting {
-  /** Builds the page's batch when its group forms, in submission order (checkpoints advance here). */
-  readonly prepare: () => CommitBatch;
+  /** Builds the page's commit when its group forms, in submission order (checkpoints advance here). */
+  readonly prepare: () => StreamCommit;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
 
 export class GroupCommitter {
-  readonly #commitAll: (batches: readonly CommitBatch[]) => Promise<void>;
+  readonly #commitAll: (commits: readonly StreamCommit[]) => Promise<void>;
   readonly #maxGroup: number;
   readonly #waiting: Waiting[] = [];
   #draining: Promise<void> | undefined;
 
-  /** `commitAll` makes a group durable atomically; at most `maxGroup` batches go in one. */
-  constructor(commitAll: (batches: readonly CommitBatch[]) => Promise<void>, maxGroup: number) {
+  /** `commitAll` makes a group durable atomically; at most `maxGroup` commits go in one. */
+  constructor(commitAll: (commits: readonly StreamCommit[]) => Promise<void>, maxGroup: number) {
     this.#commitAll = commitAll;
     this.#maxGroup = maxGroup;
   }
 
-  /** Resolves once the batch `prepare` builds is durable; rejects with its group's failure. */
-  submit(prepare: () => CommitBatch): Promise<void> {
+  /** Resolves once the commit `prepare` builds is durable; rejects with its group's failure. */
+  submit(prepare: () => StreamCommit): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#waiting.push({ prepare, resolve, reject });
       this.#draining ??= this.#drain();

@@ -1,0 +1,65 @@
+import { exactJson } from '../core/exact-json.js';
+import type { Row } from '../core/table.js';
+import type { StreamDefinition } from '../core/stream.js';
+import type { Page } from '../extract/position-pager.js';
+import type { RejectInput } from '../load/sink.js';
+import { addressesTable, addressRows } from '../streams/addresses.js';
+
+/** A page as rows: what it holds while it waits for its commit. */
+export interface PageRows {
+  /** Rows per table name, the addresses of the page's address book included. */
+  readonly rows: Map<string, Row[]>;
+  readonly rejects: RejectInput[];
+  /** Rows of the stream's own tables. */
+  readonly count: number;
+  /** Every item of the window up to and including `through` is in this page or an earlier one. */
+  readonly through: bigint;
+  readonly last: boolean;
+  /** Items the response carried, valid or not. */
+  readonly received: number;
+}
+
+/**
+ * Turns each page into rows as soon as it arrives, so that a page read ahead or waiting for the
+ * commit before it holds its rows only, not the API's objects as well.
+ */
+export async function* asPageRows(stream: StreamDefinition, filters: unknown, pages: AsyncGenerator<Page<unknown>>): AsyncGenerator<PageRows> {
+  try {
+    for (;;) {
+      let next = await nextPageRows(stream, filters, pages);
+      if (next === undefined) return;
+      yield next;
+      // A suspended generator keeps its variables: not this page while the next is fetched.
+      next = undefined;
+    }
+  } finally {
+    await pages.return(undefined);
+  }
+}
+
+async function nextPageRows(stream: StreamDefinition, filters: unknown, pages: AsyncGenerator<Page<unknown>>): Promise<PageRows | undefined> {
+  const next = await pages.next();
+  if (next.done === true) return undefined;
+  return toPageRows(stream, filters, next.value);
+}
+
+function toPageRows(stream: StreamDefinition, filters: unknown, page: Page<unknown>): PageRows {
+  const rows = new Map<string, Row[]>();
+  let count = 0;
+  const add = (table: string, tableRows: readonly Row[]): void => {
+    let list = rows.get(table);
+    if (list === undefined) rows.set(table, (list = []));
+    for (const row of tableRows) list.push(row);
+  };
+  for (const item of page.items) {
+    for (const [table, tableRows] of stream.toRows(item)) {
+      add(table, tableRows);
+      count += tableRows.length;
+    }
+  }
+  const book = addressRows(page.addressBook);
+  add(addressesTable.name, book.ok);
+  const params = JSON.stringify({ ...page.request, filters: filters ?? null });
+  const rejects = [...page.rejects, ...book.rejects].map((r) => ({ endpoint: stream.endpoint, params, raw: exactJson(r.raw), reason: r.reason }));
+  return { rows, rejects, count, through: page.through, last: page.last, received: page.items.length + page.rejects.length };
+}

@@ -1,0 +1,234 @@
+/**
+ * The one orchestrator (docs/design.md §1): fetches each job's windows concurrently, turns pages
+ * into rows and commits rows + checkpoint together, the pages that are ready at once in one commit
+ * (group-commit.ts). Retries live in the HTTP client only; backpressure is natural: a window
+ * requests its next page while its last one is committed, and no further.
+ */
+import PQueue from 'p-queue';
+import type { V3Api } from '../api/v3.js';
+import { FatalError } from '../core/errors.js';
+import type { StreamDefinition } from '../core/stream.js';
+import type { StreamProgress } from '../core/stream-progress.js';
+import { pageWindow } from '../extract/position-pager.js';
+import type { RejectInput, Sink } from '../load/sink.js';
+import { CheckpointTracker } from './checkpoint-tracker.js';
+import { GroupCommitter } from './group-commit.js';
+import { PageBudget } from './page-budget.js';
+import { asPageRows, type PageRows } from './page-rows.js';
+import type { Plan } from './plan.js';
+import { readAhead } from './read-ahead.js';
+import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor, type Window } from './windows.js';
+
+export interface StreamJob {
+  readonly stream: StreamDefinition;
+  readonly filters: unknown;
+  /** The stream's checkpoint record this job extends (shared by the jobs of one stream). */
+  readonly progress: StreamProgress;
+  /** Inclusive range of positions to fetch. */
+  readonly from: bigint;
+  readonly to: bigint;
+}
+
+export interface JobProgress {
+  readonly stream: string;
+  readonly from: bigint;
+  readonly to: bigint;
+  readonly checkpoint: bigint;
+  readonly rows: number;
+}
+
+export interface RunnerOptions {
+  readonly api: V3Api;
+  readonly sink: Sink;
+  /** Windows fetched at once across all jobs. */
+  readonly concurrency: number;
+  /** Items per request. @default 1000 */
+  readonly pageLimit?: number;
+  /** Fail the run on the first item that fails validation instead of storing it in `_etl_rejects`. @default false */
+  readonly strict?: boolean;
+  /** Stops starting pages; a page being committed still commits. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: JobProgress) => void;
+}
+
+export interface JobResult {
+  readonly rows: number;
+  readonly pages: number;
+  readonly rejects: number;
+  readonly checkpoint: bigint;
+}
+
+/**
+ * Pages fetched and not yet committed, at most, whatever the concurrency: commits run one at a time,
+ * so more pages only wait longer and hold memory (docs/design.md §3).
+ */
+const MAX_PAGES_UNCOMMITTED = 8;
+
+/** What every window of one run shares. */
+interface Run {
+  readonly options: RunnerOptions;
+  readonly pageLimit: number;
+  /** Windows the rest of a job's range is split into at most, after its scout page. */
+  readonly windowCount: number;
+  readonly queue: PQueue;
+  readonly budget: PageBudget;
+  readonly committer: GroupCommitter;
+  /** Aborts on the caller's signal or with the run's first failure. */
+  readonly signal: AbortSignal;
+  /** Aborted with the run's first failure: the other windows stop, their committed pages stay. */
+  readonly failed: AbortController;
+  /** Every window started so far; windows start windows while they run. */
+  readonly tasks: Promise<void>[];
+}
+
+/** One job while it runs. */
+interface JobRun {
+  readonly job: StreamJob;
+  /** The contiguous committed prefix of the job's windows. */
+  readonly tracker: CheckpointTracker;
+  /** The stream's result, shared by its jobs. */
+  readonly result: { -readonly [K in keyof JobResult]: JobResult[K] };
+}
+
+/**
+ * One window of a job. The scout is a job's first window, its whole range: when its first page is
+ * the last (a cron run near the tip), one request did it; otherwise the rest is split into windows.
+ */
+interface WindowRun {
+  readonly jobRun: JobRun;
+  readonly window: Window;
+  /** The window's index in the job's tracker. */
+  readonly index: number;
+  readonly scout: boolean;
+}
+
+export async function runJobs(options: RunnerOptions, plan: Plan): Promise<Map<string, JobResult>> {
+  const run = startRun(options);
+  const results = new Map<string, JobRun['result']>();
+  for (const progress of plan.progress) results.set(progress.stream, { rows: 0, pages: 0, rejects: 0, checkpoint: progress.position });
+  for (const job of plan.jobs) {
+    const jobRun: JobRun = { job, tracker: new CheckpointTracker(job.from - 1n), result: results.get(job.stream.name)! };
+    reportProgress(run, jobRun);
+    startWindow(run, jobRun, { from: job.from, to: job.to }, true);
+  }
+  await settle(run);
+  await commitUnsavedRecords(run, plan);
+  for (const progress of plan.progress) results.get(progress.stream)!.checkpoint = progress.position;
+  return results;
+}
+
+function startRun(options: RunnerOptions): Run {
+  const failed = new AbortController();
+  // Two at least: a window's page being committed and the next one read ahead.
+  const pagesUncommitted = Math.min(Math.max(2, options.concurrency), MAX_PAGES_UNCOMMITTED);
+  return {
+    options,
+    pageLimit: options.pageLimit ?? 1000,
+    windowCount: windowsFor(options.concurrency),
+    queue: new PQueue({ concurrency: options.concurrency }),
+    budget: new PageBudget(pagesUncommitted),
+    committer: new GroupCommitter((commits) => options.sink.commitAll(commits), pagesUncommitted),
+    signal: options.signal === undefined ? failed.signal : AbortSignal.any([options.signal, failed.signal]),
+    failed,
+    tasks: [],
+  };
+}
+
+/** Queues a window of a job; its failure aborts the run. */
+function startWindow(run: Run, jobRun: JobRun, window: Window, scout: boolean): void {
+  const windowRun: WindowRun = { jobRun, window, index: jobRun.tracker.add(window), scout };
+  const task = run.queue.add(() => readWindow(run, windowRun)).catch((error: unknown) => {
+    if (!run.failed.signal.aborted) run.failed.abort(error);
+    throw error;
+  });
+  // Settled by `settle`, possibly after it fails: not an unhandled rejection meanwhile.
+  task.catch(() => undefined);
+  run.tasks.push(task);
+}
+
+/** Fetches one window page by page, committing each page while the next is fetched. */
+async function readWindow(run: Run, windowRun: WindowRun): Promise<void> {
+  run.signal.throwIfAborted();
+  const { job } = windowRun.jobRun;
+  const request = { ...windowRun.window, limit: run.pageLimit, signal: run.signal, firstPageOnly: windowRun.scout };
+  const pages = run.budget.pace(asPageRows(job.stream, job.filters, pageWindow(job.stream, run.options.api, job.filters, request)), run.signal);
+  // The scout stops after its first page when there is more: nothing to read ahead for.
+  const source = windowRun.scout ? pages : readAhead(pages);
+  try {
+    while (await commitNextPage(run, windowRun, source));
+  } finally {
+    await source.return(undefined);
+  }
+}
+
+/**
+ * Commits the window's next page; false once the window is done or the scout has split it.
+ * A function, not a loop body: nothing keeps a committed page while the next is awaited.
+ */
+async function commitNextPage(run: Run, windowRun: WindowRun, source: AsyncGenerator<PageRows>): Promise<boolean> {
+  const next = await source.next();
+  if (next.done === true) return false;
+  const page = next.value;
+  try {
+    await commitPage(run, windowRun, page);
+  } finally {
+    run.budget.release();
+  }
+  if (windowRun.scout && !page.last) {
+    splitRest(run, windowRun, page);
+    return false;
+  }
+  return true;
+}
+
+/** Commits a page's rows with the stream's record, which covers the job's contiguous committed prefix. */
+async function commitPage(run: Run, windowRun: WindowRun, page: PageRows): Promise<void> {
+  run.signal.throwIfAborted();
+  const { job, tracker, result } = windowRun.jobRun;
+  if (run.options.strict && page.rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, page.rejects);
+  await run.committer.submit(() => {
+    job.progress.cover(job.from, tracker.advance(windowRun.index, page.through));
+    return { stream: job.stream.name, rows: page.rows, checkpoint: job.progress.encode(), rejects: page.rejects };
+  });
+  result.rows += page.count;
+  result.pages += 1;
+  result.rejects += page.rejects.length;
+  result.checkpoint = job.progress.position;
+  reportProgress(run, windowRun.jobRun);
+}
+
+/** Ends the scout at its first page and splits the rest of its range into as many windows as that page's density says. */
+function splitRest(run: Run, scout: WindowRun, page: PageRows): void {
+  const { jobRun, window } = scout;
+  jobRun.tracker.endAt(scout.index, page.through);
+  const count = Math.min(run.windowCount, estimatePagesLeft(window, page.received, page.through, run.pageLimit));
+  for (const rest of splitWindows(page.through + 1n, window.to, count, MIN_WINDOW[jobRun.job.stream.axis])) startWindow(run, jobRun, rest, false);
+}
+
+/** Waits for every window and commit; throws the caller's abort reason, else the run's first failure. */
+async function settle(run: Run): Promise<void> {
+  let settled: PromiseSettledResult<void>[];
+  do settled = await Promise.allSettled(run.tasks);
+  while (settled.length < run.tasks.length);
+  await run.committer.idle();
+  if (run.options.signal?.aborted) throw run.options.signal.reason;
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure !== undefined) throw run.failed.signal.reason ?? failure.reason;
+}
+
+/** Commits the records that changed without a page: a first sync at the tip, a scope recorded for the first time. */
+async function commitUnsavedRecords(run: Run, plan: Plan): Promise<void> {
+  const unsaved = plan.progress.filter((progress) => progress.changed);
+  await Promise.all(unsaved.map((progress) => run.committer.submit(() => ({ stream: progress.stream, rows: new Map(), checkpoint: progress.encode() }))));
+}
+
+function reportProgress(run: Run, { job, tracker, result }: JobRun): void {
+  run.options.onProgress?.({ stream: job.stream.name, from: job.from, to: job.to, checkpoint: tracker.position(), rows: result.rows });
+}
+
+/** With --strict, an item that fails validation ends the run. */
+export class RejectedItemError extends FatalError {
+  constructor(endpoint: string, rejects: readonly RejectInput[]) {
+    super(`${rejects.length} item(s) from ${endpoint} failed validation (first: ${rejects[0]!.reason}); run without --strict to keep them in _etl_rejects and load the rest`);
+  }
+}

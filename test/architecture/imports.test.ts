@@ -1,0 +1,114 @@
+/**
+ * The layer rule of docs/design.md §8: a folder of src/ imports its own layer and the layers
+ * below it, never one above it nor a peer; the devnet stands apart.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+
+/** The folders of src/, lowest first. Folders on one line are peers: neither imports the other. */
+const LAYERS: readonly (readonly string[])[] = [
+  ['core'],
+  ['api'],
+  ['transform'],
+  ['options', 'extract'],
+  ['streams'],
+  ['config', 'load'],
+  ['run'],
+  ['cli'],
+];
+
+/**
+ * The local API server: a program of its own that shares only core's values and transform's pure
+ * helpers (the one address reader) with the pipeline; only cli starts it.
+ */
+const APART: Readonly<Record<string, { readonly imports: readonly string[]; readonly importedBy: readonly string[] }>> = {
+  devnet: { imports: ['core', 'transform'], importedBy: ['cli'] },
+};
+
+/** `from -> to`, both as paths from the repository root. */
+type Edge = string;
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every relative import of each file (static, `export … from`, `import()`, type-only), as edges. */
+function importEdges(files: ReadonlyMap<string, string>): Edge[] {
+  const edges: Edge[] = [];
+  for (const [file, text] of files) {
+    for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const target = join(dirname(file), fileName).replace(/\.js$/, '.ts');
+      edges.push(`${file} -> ${target}`);
+    }
+  }
+  return edges;
+}
+
+/** The layer folder of a path under src/, e.g. `src/run/plan.ts` → `run`. */
+function folderOf(path: string): string {
+  return path.split('/')[1] ?? '';
+}
+
+/** Why `from` may not import `to`, or undefined when it may. */
+function refusal(from: string, to: string): string | undefined {
+  if (from === to) return undefined;
+  const apartFrom = APART[from];
+  if (apartFrom !== undefined) return apartFrom.imports.includes(to) ? undefined : `${from} stands apart and imports ${apartFrom.imports.join(', ')} only`;
+  const apartTo = APART[to];
+  if (apartTo !== undefined) return apartTo.importedBy.includes(from) ? undefined : `${to} stands apart: only ${apartTo.importedBy.join(', ')} imports it`;
+  const rank = (folder: string): number => LAYERS.findIndex((layer) => layer.includes(folder));
+  if (rank(to) < rank(from)) return undefined;
+  return rank(to) === rank(from) ? `${from} and ${to} are peers` : `${to} is a layer above ${from}`;
+}
+
+/** The imports that break the layer rule, each as `edge: reason`. */
+function violations(edges: readonly Edge[]): string[] {
+  return edges.flatMap((edge) => {
+    const [from, to] = edge.split(' -> ') as [string, string];
+    const reason = refusal(folderOf(from), folderOf(to));
+    return reason === undefined ? [] : [`${edge}: ${reason}`];
+  });
+}
+
+describe('layer rule', () => {
+  const files = new Map(sourceFiles(SRC).map((path) => [relative(resolve(SRC, '..'), path), readFileSync(path, 'utf8')]));
+  const edges = importEdges(files);
+
+  it('gives every folder of src/ a layer', () => {
+    const placed = [...LAYERS.flat(), ...Object.keys(APART)];
+    const folders = new Set([...files.keys()].map(folderOf));
+    expect([...folders].filter((folder) => !placed.includes(folder)).map((folder) => `src/${folder} has no layer: place it in LAYERS`)).toEqual([]);
+  });
+
+  it('finds no import of a higher layer or of a peer, and keeps the devnet apart', () => {
+    expect(violations(edges)).toEqual([]);
+  });
+
+  it('reads every kind of import and names the file, the import and the reason of each refused one', () => {
+    const sample = new Map([
+      ['src/core/a.ts', "import type { B } from '../run/b.js';\nexport { C } from '../load/c.js';\nconst d = await import('../api/d.js');"],
+      ['src/extract/e.ts', "import { f } from '../options/f.js';\nimport { g } from '../core/g.js';\nimport PQueue from 'p-queue';"],
+      ['src/devnet/h.ts', "import { i } from '../api/i.js';\nimport { j } from '../core/j.js';\nimport { n } from '../transform/n.js';"],
+      ['src/run/k.ts', "import { l } from '../devnet/l.js';\nimport { m } from '../cli/m.js';"],
+    ]);
+    expect(violations(importEdges(sample))).toEqual([
+      'src/core/a.ts -> src/run/b.ts: run is a layer above core',
+      'src/core/a.ts -> src/load/c.ts: load is a layer above core',
+      'src/core/a.ts -> src/api/d.ts: api is a layer above core',
+      'src/extract/e.ts -> src/options/f.ts: extract and options are peers',
+      'src/devnet/h.ts -> src/api/i.ts: devnet stands apart and imports core, transform only',
+      'src/run/k.ts -> src/devnet/l.ts: devnet stands apart: only cli imports it',
+      'src/run/k.ts -> src/cli/m.ts: cli is a layer above run',
+    ]);
+  });
+});
