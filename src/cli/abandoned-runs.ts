@@ -10,7 +10,7 @@ export const ABANDONED_RUN_ERROR = 'the process ended before recording how the r
  * writer lock means no other process is running them, so their process died mid-run.
  */
 export async function closeAbandonedRuns(sink: Sink): Promise<number> {
-  const reader = await warehouseReader(sink);
+  const reader = await warehouseReader(sink, [etlRuns]);
   const running = await readRows(reader, etlRuns, `(SELECT * FROM "${etlRuns.name}" WHERE status = 'running')`);
   for (const run of running) await sink.recordRun({ ...run, status: 'abandoned', error: ABANDONED_RUN_ERROR });
   return running.length;

@@ -8,7 +8,7 @@ import { planCommit, tableChange, type TableChange } from './commit-plan.js';
 import { clusterRange, type ClusterRange } from './cluster-range.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile } from './duckdb-open.js';
-import { checkLiveSchema, tableExists } from './duckdb-schema-check.js';
+import { checkLiveSchemas } from './duckdb-schema-check.js';
 import type { RunRecord, Sink, StreamCommit } from './sink.js';
 
 /** Where and how the DuckDB sink writes. */
@@ -82,9 +82,9 @@ export class DuckDBSink implements Sink {
     this.#instance = await openDuckDBFile(this.#options.path, { ...DUCKDB_DEFAULTS, ...this.#options.config });
     try {
       this.#connection = await this.#instance.connect();
-      await this.#prepareTable(etlMeta);
+      await this.#prepareTables([etlMeta]);
       await this.#checkVersion();
-      for (const table of all) if (table !== etlMeta) await this.#prepareTable(table);
+      await this.#prepareTables(all.filter((table) => table !== etlMeta));
     } catch (err) {
       this.#release();
       throw err;
@@ -202,14 +202,13 @@ export class DuckDBSink implements Sink {
     }
   }
 
-  async #prepareTable(table: AnyTable): Promise<void> {
-    const connection = this.connection;
-    if (await tableExists(connection, table.name)) {
-      await checkLiveSchema(connection, table, this.#options.path);
-    } else {
-      await connection.run(createTableSql(table));
-      await connection.run(commentsSql(table));
-    }
-    await connection.run(createTableSql(table, { name: stageName(table.name), temporary: true, constraints: false }));
+  /** Checks the tables the file holds, creates the others, and creates every table's staging table. */
+  async #prepareTables(tables: readonly AnyTable[]): Promise<void> {
+    const existing = await checkLiveSchemas(this.connection, tables, this.#options.path);
+    const statements = tables.flatMap((table) => [
+      ...(existing.has(table.name) ? [] : [createTableSql(table), commentsSql(table)]),
+      createTableSql(table, { name: stageName(table.name), temporary: true, constraints: false }),
+    ]);
+    await this.connection.run(statements.join('\n'));
   }
 }

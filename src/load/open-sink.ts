@@ -64,13 +64,16 @@ export async function openSinkForWriting(settings: SinkSettings, tables: readonl
   }
 }
 
-/** A SQL connection onto an open sink's tables: the DuckDB file itself, or views over the Parquet manifest's files. */
-export async function warehouseReader(sink: Sink): Promise<DuckDBConnection> {
+/**
+ * A SQL connection onto an open sink's tables: the DuckDB file itself, or views over the Parquet
+ * manifest's files of `tables` (each view reads its files' footers). @default every table
+ */
+export async function warehouseReader(sink: Sink, tables?: readonly AnyTable[]): Promise<DuckDBConnection> {
   if (sink instanceof DuckDBSink) return sink.connection;
   if (sink instanceof ParquetSink) {
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
-    await connection.run(sink.viewsSql());
+    await connection.run(sink.viewsSql(tables));
     return connection;
   }
   throw new Error('unknown sink');

@@ -215,9 +215,9 @@ export class ParquetSink implements Sink {
     this.#damaged = [];
   }
 
-  /** SQL creating views over exactly the listed files (see `manifestViewsSql`). */
-  viewsSql(): string {
-    return manifestViewsSql(this.#root, this.#current(), this.#fileTables());
+  /** SQL creating views over exactly the listed files of `tables` (see `manifestViewsSql`). @default every table but the checkpoints */
+  viewsSql(tables: readonly AnyTable[] = this.#fileTables()): string {
+    return manifestViewsSql(this.#root, this.#current(), tables);
   }
 
   #fileTables(): AnyTable[] {

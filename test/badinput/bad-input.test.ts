@@ -13,9 +13,9 @@
  * itself in the run log `_etl_runs` as `failed` with the printed message, as every run does; those
  * cases assert exactly that one appended row and an unchanged rest.
  *
- * Retries: an unreachable host and a non-JSON 200 are retried by the client's defaults (9 attempts,
- * exponential backoff with full jitter, about 31 s on average, 62 s at most). They run first, in
- * parallel with the rest, under a generous timeout: the test checks what a user gets, with no knob.
+ * Retries: an unreachable host and a non-JSON 200 are retried as the pipeline's `http.retries` says;
+ * their pipelines set 2 (3 attempts, at most 0.75 s of backoff) instead of the default 8 (about 31 s
+ * of backoff on average, 62 s at most). test/secrets/secrets.test.ts runs the default count.
  */
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -109,8 +109,6 @@ interface Case {
   readonly recordsFailedRun?: boolean;
   /** Text the message must not contain (a secret pasted in the wrong place). */
   readonly mustNotShow?: string;
-  /** Waits out the client's retries: started in beforeAll, so that it does not hold a slot of the concurrent tests. */
-  readonly slow?: boolean;
   /** Runs the binary as a child process (its own exit code and whole stderr are under test); else `runCli` in process. */
   readonly binary?: boolean;
 }
@@ -125,11 +123,13 @@ const MANIFEST_FIX = 'chain-etl changes nothing in the folder: restore _manifest
 const ANY_STREAM = 'expected at least one of transactions, actions, jetton_transfers or validator_events, got none';
 const DUCKDB_FIX = 'point sink.path (or --out) at a DuckDB database chain-etl wrote, or at a new file in an existing, writable folder';
 const LOCKED_FIX = 'only one writer may use it at a time. Wait for that run to finish or stop it.';
+const RETRIES = 'http: { retries: 2 }';
 
 const cases: readonly Case[] = [
-  // Retried with the client's default backoff (slow: started in beforeAll).
+  // Retried: `http.retries` 2, so that the backoff is short.
   {
     name: 'unreachable host (base_url on a closed port), after retries',
+    parts: () => ({ extra: RETRIES }),
     args: (w) => ['sync', 'p.yaml', '--base-url', w.closed],
     warehouse: 'duckdb',
     binary: true,
@@ -137,26 +137,24 @@ const cases: readonly Case[] = [
     message: ({ world }) => {
       const hostPort = esc(new URL(world.closed).host);
       return new RegExp(
-        `^GET /api/v3/masterchainInfo failed after 9 attempts: request failed: connect ECONNREFUSED ${hostPort}: ` +
+        `^GET /api/v3/masterchainInfo failed after 3 attempts: request failed: connect ECONNREFUSED ${hostPort}: ` +
           `cannot reach ${esc(world.closed)}; check the base URL and that the service is up$`,
       );
     },
     recordsFailedRun: true,
-    slow: true,
   },
   {
     name: 'non-JSON 200 responses (text/plain), after retries',
-    parts: (w) => ({ base_url: `${w.notTheApi}/text` }),
+    parts: (w) => ({ base_url: `${w.notTheApi}/text`, extra: RETRIES }),
     warehouse: 'duckdb',
     binary: true,
     exit: 1,
     message: ({ world }) =>
       new RegExp(
-        `^GET /text/api/v3/masterchainInfo answered 9 times with HTTP 200 with invalid JSON \\(SyntaxError: [^)]*\\), 2 bytes, text/plain: ` +
+        `^GET /text/api/v3/masterchainInfo answered 3 times with HTTP 200 with invalid JSON \\(SyntaxError: [^)]*\\), 2 bytes, text/plain: ` +
           `the base URL ${esc(world.notTheApi)}/text ${esc(NOT_THE_API)}$`,
       ),
     recordsFailedRun: true,
-    slow: true,
   },
 
   // The pipeline file
@@ -568,18 +566,10 @@ beforeAll(async () => {
   seedSnapshot = await snapshot(seed, 'duckdb');
   expect(Object.keys(seedSnapshot.duckdb!.tables)).toContain('transactions');
   expect(seedSnapshot.duckdb!.runs).toHaveLength(1);
-  for (const c of cases.filter((c) => c.slow)) {
-    const execution = executeCase(c);
-    execution.catch(() => undefined); // its test awaits it and reports the failure
-    started.set(c, execution);
-  }
 });
 
 /** The seed DuckDB warehouse every 'duckdb' case starts from a copy of. */
 let seedSnapshot: Snapshot;
-
-/** Executions already under way, by case. */
-const started = new Map<Case, Promise<Executed>>();
 
 const servers: Server[] = [];
 
@@ -630,7 +620,7 @@ describe('bad input: exit code, one-line message with the fix, warehouse unchang
   });
 
   test.concurrent.each(cases)('$name', async (c) => {
-    const { dir, before, after, run, holderPid } = await (started.get(c) ?? executeCase(c));
+    const { dir, before, after, run, holderPid } = await executeCase(c);
     const report = describeRun(run);
 
     // Exit code and one line naming the problem and the fix.

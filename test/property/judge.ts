@@ -6,11 +6,11 @@
  * healthy server exits 0 with the warehouse equal to the truth.
  */
 import { existsSync } from 'node:fs';
-import { writeFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Range } from '../../src/core/coverage.js';
 import { FIRST_MC, KEY_ENV, type SinkKind } from '../support/etl.js';
+import { makeCaseDir } from './case-dir.js';
 import { RUN_TIMEOUT_MS, exitProblems, runInProcess } from './cli-run.js';
 import { describeMisbehaviour, type Misbehaviour } from './knobs.js';
 import { startAdversarialServer, type AdversarialServer } from './server.js';
@@ -46,9 +46,9 @@ export interface Verdict {
 export async function judgeCase(spec: CaseSpec, options: JudgeOptions = {}): Promise<Verdict> {
   const timeoutMs = options.runTimeoutMs ?? RUN_TIMEOUT_MS;
   const started = performance.now();
-  const truth = buildTruth(spec.truth);
+  const truth = buildTruth(spec.truth, spec.streams);
   const server = await startAdversarialServer(truth, spec.misbehaviour, spec.seed);
-  const dir = await mkdtemp(join(tmpdir(), 'chain-etl-property-'));
+  const dir = await makeCaseDir('property');
   try {
     const pipeline = join(dir, 'pipeline.yaml');
     const sinkPath = join(dir, spec.sink === 'duckdb' ? 'warehouse.duckdb' : 'warehouse-parquet');
@@ -107,7 +107,7 @@ function requestedRange(spec: CaseSpec, truth: Truth, name: StreamName): Range {
 
 async function warehouseProblems(spec: CaseSpec, truth: Truth, server: AdversarialServer, sinkPath: string, complete: boolean): Promise<string[]> {
   if (!existsSync(sinkPath)) return complete ? ['exit 0 but no warehouse was written'] : [];
-  const snapshot = await readSnapshot(spec.sink, sinkPath);
+  const snapshot = await readSnapshot(spec.sink, sinkPath, spec.streams);
   if (typeof snapshot === 'string') return [snapshot];
   return spec.streams.flatMap((name) =>
     streamProblems(truth, name, snapshot, { required: complete ? [requestedRange(spec, truth, name)] : [], poisoned: server.poisoned.get(name) }),

@@ -134,7 +134,8 @@ function listPage(
   const limit = query.limit(10, 1000);
   const offset = on('ignoreOffset') !== undefined ? 0 : query.offset();
   const visible = visibleUpTo(truth, stream);
-  const all = truth.items.get(stream) ?? [];
+  const all = truth.items.get(stream);
+  if (all === undefined) throw new Error(`the truth was built without ${stream}, which the pipeline reads`);
   let selected = all.filter((item) => item.position >= from && item.position <= to && (visible === undefined || item.position <= visible));
   selected = shuffleTies(selected, on('shuffleTies') !== undefined, random);
   if (on('descending') !== undefined || query.sort() === 'desc') selected.reverse();

@@ -44,6 +44,8 @@ export interface TruthItem {
 
 export interface Truth {
   readonly spec: TruthSpec;
+  /** The streams whose items it holds (the others are never requested). */
+  readonly streams: readonly StreamName[];
   readonly api: DevnetApi & { readonly generator: Generator };
   /** Items per stream in the service's order (position, then `tieOrder`); `refreshTruth` renews them. */
   readonly items: Map<StreamName, readonly TruthItem[]>;
@@ -57,25 +59,26 @@ export function streamNamed(name: StreamName): StreamDefinition {
   return stream;
 }
 
-export function buildTruth(spec: TruthSpec): Truth {
+/** The truth of `streams`: a stream's clones depend only on the spec, whichever others are built. */
+export function buildTruth(spec: TruthSpec, streams: readonly StreamName[] = STREAM_NAMES): Truth {
   const api = buildDevnetApi({ seed: spec.seed, blocks: spec.blocks, classifyDelay: spec.classifyDelay ?? 0 });
   const random = seededRandom(spec.seed ^ 0x5eed);
   const clones = new Map<StreamName, Record<string, unknown>[]>();
   let serial = 0;
   const nextSerial = (): number => ++serial;
-  for (const name of STREAM_NAMES) {
+  for (const name of STREAM_NAMES.filter((stream) => streams.includes(stream))) {
     const rendered = truthRows(api, name);
     const density = spec.density[name];
     clones.set(name, density === undefined || rendered.length === 0 ? [] : cloneItems(name, rendered, density, { from: positionOf(api, name, 0), to: tipPositionOf(api, name, api.view.indexedStep) }, random, nextSerial));
   }
-  const truth: Truth = { spec, api, items: new Map(), clones };
+  const truth: Truth = { spec, streams, api, items: new Map(), clones };
   refreshTruth(truth);
   return truth;
 }
 
 /** Renders the items again from the chain as it is now (grown, re-classified), clones included. */
 export function refreshTruth(truth: Truth): void {
-  for (const name of STREAM_NAMES) truth.items.set(name, toTruthItems(name, [...truthRows(truth.api, name), ...(truth.clones.get(name) ?? [])]));
+  for (const name of truth.streams) truth.items.set(name, toTruthItems(name, [...truthRows(truth.api, name), ...(truth.clones.get(name) ?? [])]));
 }
 
 function toTruthItems(name: StreamName, raw: readonly Record<string, unknown>[]): TruthItem[] {
@@ -115,9 +118,12 @@ function cloneItems(name: StreamName, templates: readonly Record<string, unknown
   return clones;
 }
 
-/** A copy of `template` at `position` with a new identity (hash, account, ids) derived from `serial`. */
+/**
+ * A copy of `template` at `position` with a new identity (hash, account, ids) derived from `serial`.
+ * Nested values stay shared with the template: nothing changes a truth item in place.
+ */
 function cloneAt(name: StreamName, template: Record<string, unknown>, position: bigint, serial: number): Record<string, unknown> {
-  const copy = structuredClone(template);
+  const copy = { ...template };
   const hash = hashOf(name, serial);
   switch (name) {
     case 'transactions':

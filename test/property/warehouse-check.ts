@@ -7,7 +7,7 @@ import type { Range } from '../../src/core/coverage.js';
 import type { Row } from '../../src/core/table.js';
 import { canonical, keyOf, readWarehouse, tableNamed, type SinkKind, type Snapshot } from '../support/etl.js';
 import { UNSAFE_INTEGER } from './server.js';
-import { streamNamed, type StreamName, type Truth } from './truth.js';
+import { STREAM_NAMES, streamNamed, type StreamName, type Truth } from './truth.js';
 
 export interface StreamCheck {
   /** Ranges the covered ranges must hold (each inside one covered range). @default none */
@@ -20,10 +20,10 @@ export interface StreamCheck {
   readonly missing?: boolean;
 }
 
-/** The warehouse as a snapshot, or the one-line reason it cannot be read. */
-export async function readSnapshot(kind: SinkKind, path: string): Promise<Snapshot | string> {
+/** The warehouse as a snapshot of the streams' tables, or the one-line reason it cannot be read. */
+export async function readSnapshot(kind: SinkKind, path: string, streams: readonly StreamName[] = STREAM_NAMES): Promise<Snapshot | string> {
   try {
-    return await readWarehouse(kind, path, { partial: true, glob: false });
+    return await readWarehouse(kind, path, { partial: true, glob: false, tables: streams.flatMap((name) => streamNamed(name).tables) });
   } catch (error) {
     return `the warehouse cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
   }

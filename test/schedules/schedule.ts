@@ -8,12 +8,12 @@
  */
 import fc from 'fast-check';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Range } from '../../src/core/coverage.js';
 import { reclassifyTraces } from '../../src/devnet/chain/reclassify.js';
-import { FIRST_MC, KEY_ENV, type SinkKind } from '../support/etl.js';
+import { FIRST_MC, KEY_ENV, type SinkKind, type Snapshot } from '../support/etl.js';
+import { makeCaseDir } from '../property/case-dir.js';
 import { exitProblems, runInProcess, type RunResult } from '../property/cli-run.js';
 import { HEALTHY } from '../property/knobs.js';
 import { startAdversarialServer } from '../property/server.js';
@@ -73,7 +73,7 @@ export const scheduleArbitrary: fc.Arbitrary<ScheduleSpec> = fc.record({
 export async function judgeSchedule(spec: ScheduleSpec): Promise<void> {
   const truth = buildTruth({ seed: spec.seed, blocks: spec.blocks, density: {}, classifyDelay: spec.classifyDelay });
   const server = await startAdversarialServer(truth, HEALTHY, spec.seed);
-  const dir = await mkdtemp(join(tmpdir(), 'chain-etl-schedule-'));
+  const dir = await makeCaseDir('schedule');
   const sinkPath = join(dir, spec.sink === 'duckdb' ? 'warehouse.duckdb' : 'warehouse-parquet');
   const main = join(dir, 'main.yaml');
   const filtered = join(dir, 'filtered.yaml');
@@ -84,11 +84,13 @@ export async function judgeSchedule(spec: ScheduleSpec): Promise<void> {
   const required = new Map<StreamName, Range[]>(STREAM_NAMES.map((name) => [name, []]));
   let loaded = false;
   const log: string[] = [];
+  /** The warehouse as the last command left it (read once per command that ran the CLI). */
+  let stored: Snapshot | string | undefined;
   try {
     for (const [index, step] of [...spec.commands, { kind: 'sync' } as const].entries()) {
       const final = index === spec.commands.length;
       const label = final ? 'final sync' : `command ${index + 1} ${JSON.stringify(step)}`;
-      const before = existsSync(sinkPath) ? await readSnapshot(spec.sink, sinkPath) : undefined;
+      const before = stored;
       const tipStep = truth.api.view.indexedStep - spec.lag;
       let run: RunResult | undefined;
       let expected: readonly number[] = [0];
@@ -144,7 +146,8 @@ export async function judgeSchedule(spec: ScheduleSpec): Promise<void> {
       if (run !== undefined) log.push(`${label}: exit ${run.exit}${run.message === '' ? '' : ` ${run.message.slice(0, 160)}`}`);
       if (step.kind === 'changedFilters' && run?.exit === 0) break; // the warehouse now holds a filtered scope: nothing more to model
       loaded ||= run?.exit === 0 && step.kind !== 'headBehind';
-      const after = existsSync(sinkPath) ? await readSnapshot(spec.sink, sinkPath) : undefined;
+      const after = run === undefined ? before : existsSync(sinkPath) ? await readSnapshot(spec.sink, sinkPath) : undefined;
+      stored = after;
       if (typeof after === 'string') problems.push(after);
       else if (after !== undefined) {
         for (const name of STREAM_NAMES) {

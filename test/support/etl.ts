@@ -514,10 +514,10 @@ export async function openWarehouse(kind: SinkKind, path: string): Promise<Wareh
   return openReader(kind, path, manifest);
 }
 
-async function openReader(kind: SinkKind, path: string, manifest: Manifest | undefined): Promise<WarehouseReader> {
+async function openReader(kind: SinkKind, path: string, manifest: Manifest | undefined, tables: readonly AnyTable[] = dataTables): Promise<WarehouseReader> {
   const instance = await DuckDBInstance.create(kind === 'duckdb' ? path : ':memory:', kind === 'duckdb' ? { access_mode: 'READ_ONLY' } : {});
   const connection = await instance.connect();
-  if (manifest !== undefined) await connection.run(manifestViewsSql(path, manifest, [...dataTables, etlRuns, etlRejects]));
+  if (manifest !== undefined) await connection.run(manifestViewsSql(path, manifest, [...tables, etlRuns, etlRejects]));
   return {
     connection,
     relation: (table) => (kind === 'duckdb' ? `"${table}"` : `read_parquet(${quotedString(parquetGlob(path, table))}, hive_partitioning = true)`),
@@ -537,19 +537,22 @@ export interface ReadOptions {
   readonly partial?: boolean;
   /** Parquet: also read every table through the glob (`Snapshot.glob`). @default true */
   readonly glob?: boolean;
+  /** The data tables to read (`Snapshot.tables` holds only these). @default every data table */
+  readonly tables?: readonly AnyTable[];
 }
 
 /** Reads every data table, the checkpoints, runs and rejects of a warehouse the CLI has closed. */
 export async function readWarehouse(kind: SinkKind, path: string, options: ReadOptions = {}): Promise<Snapshot> {
   const manifest = kind === 'parquet' ? ((await readManifest(path)) ?? (options.partial ? emptyManifest(0) : undefined)) : undefined;
   if (kind === 'parquet' && manifest === undefined) throw new Error(`no manifest in ${path}`);
-  const reader = await openReader(kind, path, manifest);
+  const wanted = options.tables ?? dataTables;
+  const reader = await openReader(kind, path, manifest, wanted);
   try {
     const present = new Set((await reader.query('SELECT table_name FROM information_schema.tables')).map((row) => String(row.table_name)));
     const read = async (table: AnyTable, from?: string): Promise<Row[]> =>
       options.partial && from === undefined && !present.has(table.name) ? [] : readRows(reader.connection, table, from);
     const tables = new Map<string, Row[]>();
-    for (const table of dataTables) tables.set(table.name, await read(table));
+    for (const table of wanted) tables.set(table.name, await read(table));
     const runs = (await read(etlRuns)) as RunRow[];
     const rejectRows = (await read(etlRejects)) as RejectRow[];
     const rejects = rejectRows.length;
@@ -560,7 +563,7 @@ export async function readWarehouse(kind: SinkKind, path: string, options: ReadO
     const { checkpoints, covered } = checkpointsOf(Object.entries(manifest!.checkpoints).map(([key, value]) => [key, value.position]));
     const onDisk = await dataFilesOnDisk(path);
     const glob = options.glob === false ? undefined : new Map<string, Row[]>();
-    for (const table of glob === undefined ? [] : dataTables) {
+    for (const table of glob === undefined ? [] : wanted) {
       const any = onDisk.some((file) => file.startsWith(`${table.name}/`) && file.endsWith('.parquet'));
       glob!.set(table.name, any ? await read(table, reader.relation(table.name)) : []);
     }
