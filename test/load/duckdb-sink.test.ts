@@ -8,7 +8,7 @@ import { readRows } from '../../src/load/duckdb-read.js';
 import { DuckDBSink } from '../../src/load/duckdb-sink.js';
 import { tableRows } from '../../src/core/stream.js';
 import type { StreamCommit } from '../../src/load/sink.js';
-import { holdDuckDBFile } from '../support/cli-child.js';
+import { holdDuckDBFile } from '../support/lock-holder.js';
 import { BIG, MAX_LT, action, actions, hashOf, transfer, transfers } from './tables.js';
 import { useTempDir } from './temp-dir.js';
 

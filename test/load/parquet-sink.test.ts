@@ -13,7 +13,7 @@ import { readManifest } from '../../src/load/parquet-manifest.js';
 import { ParquetSink } from '../../src/load/parquet-sink.js';
 import { tableRows } from '../../src/core/stream.js';
 import type { StreamCommit } from '../../src/load/sink.js';
-import { holdDuckDBFile } from '../support/cli-child.js';
+import { holdDuckDBFile } from '../support/lock-holder.js';
 import { BIG, DAY1, MAX_LT, action, actions, hashOf, transfer, transfers, type TransferRow } from './tables.js';
 import { useTempDir } from './temp-dir.js';
 
