@@ -68,7 +68,7 @@ const parquet: SinkUnderTest = {
   lockFile: (path) => join(path, LOCK_FILE),
 };
 
-describe.each([duckdb, parquet].map((sut) => [sut.name, sut] as const))('%s (the sink contract)', (_name, sut) => {
+describe.concurrent.each([duckdb, parquet].map((sut) => [sut.name, sut] as const))('%s (the sink contract)', (_name, sut) => {
   async function withSink<T>(use: (sink: Sink, path: string) => Promise<T>): Promise<T> {
     const path = await sut.place();
     const sink = await sut.open(path);
