@@ -141,22 +141,28 @@ describe.concurrent.each([duckdb, parquet].map((sut) => [sut.name, sut] as const
     });
   });
 
-  it('replaces by trace: old action ids of a re-sent trace disappear, other traces stay, also for a trace that lost all its actions', async () => {
-    await withSink(async (sink, path) => {
-      await sink.commitAll([firstBatch]);
-      await sink.commitAll([{ stream: 'actions', rows: new Map([tableRows(actions, [action(1, 'c', { type: 'swap' })])]), checkpoint: '3' }]);
-      expect((await sut.rows(sink, path, actions)).map((row) => [row.trace_id, row.action_id])).toEqual([
-        [hashOf(1), 'c'],
-        [hashOf(2), 'a'],
-      ]);
-      await sink.commitAll([{
+  it('replaces by trace: old action ids of a re-sent trace disappear, other traces stay, also for a trace that lost all its actions (after reopen)', async () => {
+    const path = await sut.place();
+    const sink = await sut.open(path);
+    await sink.commitAll([firstBatch]);
+    await sink.commitAll([{ stream: 'actions', rows: new Map([tableRows(actions, [action(1, 'c', { type: 'swap' })])]), checkpoint: '3' }]);
+    expect((await sut.rows(sink, path, actions)).map((row) => [row.trace_id, row.action_id])).toEqual([
+      [hashOf(1), 'c'],
+      [hashOf(2), 'a'],
+    ]);
+    await sink.close();
+    const again = await sut.open(path);
+    try {
+      await again.commitAll([{
         stream: 'actions',
         rows: new Map(),
         replace: [{ table: 'actions', column: 'trace_id', values: [hashOf(2)] }],
         checkpoint: '4',
       }]);
-      expect((await sut.rows(sink, path, actions)).map((row) => row.action_id)).toEqual(['c']);
-    });
+      expect((await sut.rows(again, path, actions)).map((row) => row.action_id)).toEqual(['c']);
+    } finally {
+      await again.close();
+    }
   });
 
   it('replaces keys and traces whatever their distance in lt from the rest of the batch', async () => {

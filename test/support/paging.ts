@@ -20,7 +20,7 @@ import { actionsStream } from '../../src/streams/actions.js';
 import { jettonTransfersStream } from '../../src/streams/jetton-transfers.js';
 import { transactionsStream } from '../../src/streams/transactions.js';
 import { streams } from '../../src/streams/index.js';
-import { callV3 } from './in-process.js';
+import { callV3 } from './devnet-routes.js';
 import { mcBlock, type McBlock, positionAt, tipPositionOf } from './chain-points.js';
 import { runCli } from './cli.js';
 import { type CliResult, describeResult, messageLines } from './cli-result.js';
