@@ -27,7 +27,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { ensureBuilt } from '../support/build.js';
-import { holdDuckDBFile, runChainEtl, type ChildEnv, type CliOutcome } from '../support/cli-child.js';
+import { childEnv, runCli, type ChildEnv } from '../support/cli.js';
+import type { CliResult } from '../support/cli-result.js';
+import { holdDuckDBFile } from '../support/lock-holder.js';
 import { runInProcess } from '../support/cli-in-process.js';
 import { duckdbState, listFiles, parquetState, sha256, type DuckDBState } from '../support/warehouse-probe.js';
 
@@ -609,7 +611,7 @@ async function snapshot(dir: string, warehouse: Warehouse, known?: Snapshot): Pr
   }
 }
 
-function describeRun(run: CliOutcome): string {
+function describeRun(run: CliResult): string {
   return `chain-etl ${run.args.join(' ')} → exit ${run.code}${run.signal ? ` (${run.signal})` : ''} after ${Math.round(run.ms)} ms\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
 }
 
@@ -657,7 +659,7 @@ interface Executed {
   readonly dir: string;
   readonly before: Snapshot;
   readonly after: Snapshot;
-  readonly run: CliOutcome;
+  readonly run: CliResult;
   readonly holderPid?: number;
 }
 
@@ -671,11 +673,11 @@ async function executeCase(c: Case): Promise<Executed> {
   await c.prepare?.(dir);
   const before = await snapshot(dir, c.warehouse, seedSnapshot);
   const holder = c.locked ? await holdDuckDBFile(join(dir, c.warehouse === 'parquet' ? join(PARQUET, LOCK_FILE) : DUCKDB)) : undefined;
-  let run: CliOutcome;
+  let run: CliResult;
   try {
     const args = c.args?.(world) ?? ['sync', 'p.yaml'];
     const env = c.env?.(world) ?? keyEnv(MAINNET_KEY);
-    run = c.binary ? await runChainEtl(args, { cwd: dir, env, timeoutMs: 100_000 }) : { args, ...(await runInProcess(args, env, dir)) };
+    run = c.binary ? await runCli(args, { cwd: dir, env: childEnv(env), timeoutMs: 100_000 }) : await runInProcess(args, env, dir);
   } finally {
     await holder?.release();
   }

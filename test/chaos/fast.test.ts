@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
-import { makeWorkspace, type Workspace } from '../support/etl.js';
+import { makeWorkspace, type Workspace } from '../support/workspace.js';
 import { issueProfile, runFaultsScenario } from './scenarios/faults.js';
 import { runReplicaScenario } from './scenarios/indexer.js';
 import { runKillScenario } from './scenarios/kills.js';

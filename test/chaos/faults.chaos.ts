@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
-import { makeWorkspace, type Workspace } from '../support/etl.js';
+import { makeWorkspace, type Workspace } from '../support/workspace.js';
 import { issueProfile, runFaultsScenario } from './scenarios/faults.js';
 import { printLocalTable } from './support/table.js';
 

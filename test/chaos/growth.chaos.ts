@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
-import { makeWorkspace, type SinkKind, type Workspace } from '../support/etl.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { runGrowthScenario } from './scenarios/growth.js';
 import { printLocalTable } from './support/table.js';
 

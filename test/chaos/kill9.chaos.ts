@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
-import { makeWorkspace, type SinkKind, type Workspace } from '../support/etl.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { runKillScenario, type KillScenario } from './scenarios/kills.js';
 import { printLocalTable } from './support/table.js';
 

@@ -7,7 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
-import { NO_MISMATCH, describeDiff, describeResult, diffWarehouse, makeWorkspace, mismatch, readWarehouse, type SinkKind, type Workspace } from '../support/etl.js';
+import { describeResult } from '../support/cli-result.js';
+import { NO_MISMATCH, describeDiff, diffWarehouse, mismatch } from '../support/row-diff.js';
+import { readWarehouse } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { PAGING_OUTCOMES, runCrowded, runPagingFault, type PagingFault } from '../support/paging.js';
 
 const CHAIN = { seed: 7272, blocks: 120 };

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
-import { expectedWarehouse, makeWorkspace, type SinkKind, type Workspace } from '../support/etl.js';
+import { expectedWarehouse } from '../support/expected-rows.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { runSignalScenario, type SignalScenario } from './scenarios/signals.js';
 import { startChaosDevnet, type ChaosDevnet } from './support/devnet.js';
 import { printLocalTable } from './support/table.js';

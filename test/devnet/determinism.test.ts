@@ -3,15 +3,15 @@
  * answers, including the seeded tie order of jetton transfers; the CLI prints the same truth and
  * serves it.
  */
-import { spawn, execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDevnetApi, startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { truthRows } from '../../src/devnet/truth.js';
 import { FIRST_MC_SEQNO } from '../../src/devnet/chain/constants.js';
 import { DevnetClient, type Query } from '../support/http.js';
-import { BIN, PROJECT_ROOT, ensureBuilt } from '../support/build.js';
+import { PROJECT_ROOT, ensureBuilt } from '../support/build.js';
+import { runCli } from '../support/cli.js';
+import type { CliResult } from '../support/cli-result.js';
+import { startDevnetChild } from '../support/devnet-child.js';
 
 const KEY = 'determinism-key';
 const OPTIONS = { blocks: 200, keys: new Map([[KEY, 'mainnet' as const]]), keyRps: 100_000, indexerLag: 2 } as const;
@@ -98,10 +98,8 @@ describe('chain-etl devnet (CLI)', () => {
   });
 
   it('prints `devnet truth` as NDJSON equal to buildDevnetApi truth', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'devnet', 'truth', '--seed', '7', '--blocks', '200', '--dataset', 'transactions'], {
-      cwd: PROJECT_ROOT,
-      maxBuffer: 256 * 1024 * 1024,
-    });
+    const { code, stdout } = await runCli(['devnet', 'truth', '--seed', '7', '--blocks', '200', '--dataset', 'transactions'], { cwd: PROJECT_ROOT });
+    expect(code).toBe(0);
     const rows = truthRows(buildDevnetApi({ seed: 7, blocks: 200 }), 'transactions');
     expect(rows.length).toBeGreaterThan(3000);
     expect(stdout).toBe(rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
@@ -109,32 +107,20 @@ describe('chain-etl devnet (CLI)', () => {
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`serves on the port it prints and exits 0 on ${signal}`, async () => {
-      const child = spawn(process.execPath, [BIN, 'devnet', '--port', '0', '--seed', '7', '--blocks', '200'], {
-        cwd: PROJECT_ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, sig) => resolve({ code, signal: sig })));
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const child = await startDevnetChild(['--seed', '7', '--blocks', '200'], { cwd: PROJECT_ROOT });
+      let ended: CliResult;
       try {
-        const firstLine = await new Promise<string>((resolve, reject) => {
-          const lines = createInterface({ input: child.stdout });
-          lines.once('line', resolve);
-          child.once('exit', () => reject(new Error(`devnet exited before printing: ${stderr}`)));
-        });
-        const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(firstLine);
-        expect(match, firstLine).not.toBeNull();
-        const url = `http://127.0.0.1:${match![1]}`;
+        const firstLine = child.stdout().split('\n')[0]!;
         const transactions = buildDevnetApi({ seed: 7, blocks: 200 }).generator.chain.txs.length;
-        expect(firstLine).toBe(`devnet listening on ${url} (seed 7, 200 masterchain blocks, ${transactions} transactions, network mainnet)`);
-        const reply = await new DevnetClient(url).v3<{ last: { seqno: number } }>('masterchainInfo');
+        expect(firstLine).toBe(`devnet listening on http://127.0.0.1:${child.port} (seed 7, 200 masterchain blocks, ${transactions} transactions, network mainnet)`);
+        const reply = await new DevnetClient(child.url).v3<{ last: { seqno: number } }>('masterchainInfo');
         expect(reply.status).toBe(200);
         expect(reply.body.last.seqno).toBe(FIRST_MC_SEQNO + 199);
       } finally {
-        child.kill(signal);
+        ended = await child.stop(signal);
       }
-      expect(await exited).toEqual({ code: 0, signal: null });
-      expect(stderr).toBe('');
+      expect({ code: ended.code, signal: ended.signal }).toEqual({ code: 0, signal: null });
+      expect(ended.stderr).toBe('');
     });
   }
 });

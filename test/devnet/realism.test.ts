@@ -10,7 +10,7 @@ import { buildDevnetApi } from '../../src/devnet/index.js';
 import { truthRows } from '../../src/devnet/truth.js';
 import { TOKENS } from '../../src/devnet/chain/population.js';
 import { BASECHAIN_SHARDS, CONFIG_RAW, ELECTOR_RAW, LT_PER_BLOCK, MASTERCHAIN_SHARD } from '../../src/devnet/chain/constants.js';
-import { callV3 } from '../support/in-process.js';
+import { callV3 } from '../support/devnet-routes.js';
 
 /** Wire JSON under test: fields are read by name, so `any` keeps the assertions short. */
 type Row = Record<string, any>;

@@ -13,7 +13,7 @@ import { CheckpointTracker } from '../../src/run/checkpoint-tracker.js';
 import { MAX_POSITION_PAGES } from '../../src/extract/crowded-position.js';
 import { PagingContractError, checkPage } from '../../src/extract/page-check.js';
 import { pageWindow, type Page } from '../../src/extract/position-pager.js';
-import { seededRandom } from '../support/etl.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { fakeStream, ltListApi } from './fake-lt-list.js';
 
 interface Item {

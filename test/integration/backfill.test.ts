@@ -13,34 +13,17 @@ import type { StreamDefinition } from '../../src/core/stream.js';
 import type { Row } from '../../src/core/table.js';
 import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import {
-  FIRST_MC,
-  NO_MISMATCH,
-  addressProblems,
-  describeDiff,
-  describeResult,
-  diffRows,
-  diffSnapshots,
-  diffWarehouse,
-  expectedWarehouse,
-  makeWorkspace,
-  mcBlock,
-  messageLines,
-  mismatch,
-  positionAt,
-  readWarehouse,
-  seededRandom,
-  sleep,
-  spawnCli,
-  startTestDevnet,
-  tableNamed,
-  whileRunning,
-  type Bounds,
-  type SinkKind,
-  type Snapshot,
-  type TestDevnet,
-  type Workspace,
-} from '../support/etl.js';
+import { addressProblems } from '../support/address-check.js';
+import { mcBlock, positionAt, type Bounds } from '../support/chain-points.js';
+import { spawnCli, whileRunning } from '../support/cli.js';
+import { describeResult, messageLines } from '../support/cli-result.js';
+import { expectedWarehouse } from '../support/expected-rows.js';
+import { NO_MISMATCH, describeDiff, diffRows, diffSnapshots, diffWarehouse, mismatch, tableNamed } from '../support/row-diff.js';
+import { seededRandom } from '../support/seeded-random.js';
+import { sleep } from '../support/sleep.js';
+import { FIRST_MC, startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
+import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 
 const SEED = 9001;
 /** Just past the range's end block. */

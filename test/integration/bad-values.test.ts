@@ -16,25 +16,15 @@ import { itemIdentity } from '../../src/devnet/http/fault-transforms.js';
 import { BIG_INTEGER, entryPoison, poisonItem, withRawNumbers, type ItemPoison } from '../../src/devnet/http/value-faults.js';
 import type { Row } from '../../src/core/table.js';
 import { streams } from '../../src/streams/index.js';
-import {
-  NO_MISMATCH,
-  addressProblems,
-  describeDiff,
-  describeResult,
-  diffWarehouse,
-  makeWorkspace,
-  mismatch,
-  openWarehouse,
-  readWarehouse,
-  startTestDevnet,
-  syncedBounds,
-  truthItems,
-  type Bounds,
-  type SinkKind,
-  type Snapshot,
-  type TestDevnet,
-  type Workspace,
-} from '../support/etl.js';
+import { addressProblems } from '../support/address-check.js';
+import type { Bounds } from '../support/chain-points.js';
+import { describeResult } from '../support/cli-result.js';
+import { syncedBounds, truthItems } from '../support/expected-rows.js';
+import { NO_MISMATCH, describeDiff, diffWarehouse, mismatch } from '../support/row-diff.js';
+import { startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
+import { openWarehouse } from '../support/warehouse-reader.js';
+import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { strictSyncFailure } from '../support/strict-sync.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 

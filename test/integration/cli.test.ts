@@ -11,25 +11,13 @@ import { LOCK_FILE } from '../../src/load/parquet-layout.js';
 import { streams } from '../../src/streams/index.js';
 import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import {
-  FIRST_MC,
-  describeResult,
-  expectedStreamRows,
-  makeWorkspace,
-  mcBlock,
-  messageLines,
-  positionAt,
-  readWarehouse,
-  runCli,
-  spawnCli,
-  startTestDevnet,
-  tipBlock,
-  tipPositionOf,
-  whileRunning,
-  type SinkKind,
-  type TestDevnet,
-  type Workspace,
-} from '../support/etl.js';
+import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
+import { runCli, spawnCli, whileRunning } from '../support/cli.js';
+import { describeResult, messageLines } from '../support/cli-result.js';
+import { expectedStreamRows } from '../support/expected-rows.js';
+import { FIRST_MC, startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
+import { readWarehouse } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 
 const SEED = 31337;
 const BLOCKS = 200;

@@ -13,29 +13,15 @@ import type { StreamDefinition } from '../../src/core/stream.js';
 import { streams } from '../../src/streams/index.js';
 import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import {
-  FIRST_MC,
-  KEY,
-  NO_MISMATCH,
-  describeDiff,
-  describeResult,
-  diffSnapshots,
-  diffWarehouse,
-  expectedStreamRows,
-  makeWorkspace,
-  mcBlock,
-  messageLines,
-  mismatch,
-  positionAt,
-  readWarehouse,
-  runCli,
-  tipBlock,
-  tipPositionOf,
-  type CliResult,
-  type SinkKind,
-  type Snapshot,
-  type Workspace,
-} from '../support/etl.js';
+import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
+import { runCli } from '../support/cli.js';
+import { describeResult, messageLines, type CliResult } from '../support/cli-result.js';
+import { expectedStreamRows } from '../support/expected-rows.js';
+import { NO_MISMATCH, describeDiff, diffSnapshots, diffWarehouse, mismatch } from '../support/row-diff.js';
+import { FIRST_MC } from '../support/test-devnet.js';
+import { KEY } from '../support/test-key.js';
+import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 
 const SEED = 5150;
 const BLOCKS = 60;

@@ -11,21 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffSeconds } from '../../src/cli/follow.js';
 import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import {
-  FIRST_MC,
-  describeResult,
-  makeWorkspace,
-  messageLines,
-  readWarehouse,
-  sleep,
-  spawnCli,
-  startTestDevnet,
-  tipBlock,
-  type CliRun,
-  type SinkKind,
-  type TestDevnet,
-  type Workspace,
-} from '../support/etl.js';
+import { tipBlock } from '../support/chain-points.js';
+import { spawnCli, type CliRun } from '../support/cli.js';
+import { describeResult, messageLines } from '../support/cli-result.js';
+import { sleep } from '../support/sleep.js';
+import { FIRST_MC, startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
+import { readWarehouse } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { LIGHT_STREAMS_YAML, expectLightStreamsAtTip } from '../support/light-streams.js';
 import { startOutageProxy, type OutageProxy } from '../support/outage-proxy.js';
 

@@ -12,21 +12,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
 import { runInProcess } from '../support/cli-in-process.js';
-import {
-  FIRST_MC,
-  KEY,
-  KEY_ENV,
-  describeResult,
-  makeWorkspace,
-  readWarehouse,
-  spawnCli,
-  startTestDevnet,
-  type CliResult,
-  type SinkKind,
-  type Snapshot,
-  type TestDevnet,
-  type Workspace,
-} from '../support/etl.js';
+import { spawnCli } from '../support/cli.js';
+import { describeResult, type CliResult } from '../support/cli-result.js';
+import { FIRST_MC, startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
+import { KEY, KEY_ENV } from '../support/test-key.js';
+import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { startMisbehavingServer, type Behaviour, type MisbehavingServer } from '../support/misbehaving-server.js';
 
 const SINKS: readonly SinkKind[] = ['duckdb', 'parquet'];

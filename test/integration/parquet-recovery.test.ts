@@ -16,24 +16,14 @@ import { manifestViewsSql } from '../../src/load/parquet-views.js';
 import { dataTables, streams } from '../../src/streams/index.js';
 import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import {
-  FIRST_MC,
-  KEY,
-  NO_MISMATCH,
-  dataFilesOnDisk,
-  describeDiff,
-  describeResult,
-  diffWarehouse,
-  expectedWarehouse,
-  makeWorkspace,
-  messageLines,
-  mismatch,
-  readWarehouse,
-  runCli,
-  type CliResult,
-  type SinkKind,
-  type Workspace,
-} from '../support/etl.js';
+import { runCli } from '../support/cli.js';
+import { describeResult, messageLines, type CliResult } from '../support/cli-result.js';
+import { expectedWarehouse } from '../support/expected-rows.js';
+import { NO_MISMATCH, describeDiff, diffWarehouse, mismatch } from '../support/row-diff.js';
+import { FIRST_MC } from '../support/test-devnet.js';
+import { KEY } from '../support/test-key.js';
+import { dataFilesOnDisk, readWarehouse } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 
 const SEED = 6262;
 const BLOCKS = 60;

@@ -9,9 +9,14 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../support/build.js';
-import { holdDuckDBFile } from '../support/cli-child.js';
+import { holdDuckDBFile } from '../support/lock-holder.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import { FIRST_MC, describeResult, makeWorkspace, messageLines, readWarehouse, runCli, sleep, spawnCli, startTestDevnet, type TestDevnet, type Workspace } from '../support/etl.js';
+import { runCli, spawnCli } from '../support/cli.js';
+import { describeResult, messageLines } from '../support/cli-result.js';
+import { sleep } from '../support/sleep.js';
+import { FIRST_MC, startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
+import { readWarehouse } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type Workspace } from '../support/workspace.js';
 import { LIGHT_STREAMS, LIGHT_STREAMS_YAML, expectLightStreamsAtTip } from '../support/light-streams.js';
 import { duckdbState } from '../support/warehouse-probe.js';
 

@@ -11,23 +11,12 @@ import type { StreamDefinition } from '../../src/core/stream.js';
 import { INVALID_VALUE, isInvalidItem, itemIdentity } from '../../src/devnet/http/fault-transforms.js';
 import { streams } from '../../src/streams/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import {
-  NO_MISMATCH,
-  describeDiff,
-  describeResult,
-  diffWarehouse,
-  expectedWarehouse,
-  makeWorkspace,
-  mismatch,
-  readWarehouse,
-  startTestDevnet,
-  syncedBounds,
-  truthItems,
-  type SinkKind,
-  type Snapshot,
-  type TestDevnet,
-  type Workspace,
-} from '../support/etl.js';
+import { describeResult } from '../support/cli-result.js';
+import { expectedWarehouse, syncedBounds, truthItems } from '../support/expected-rows.js';
+import { NO_MISMATCH, describeDiff, diffWarehouse, mismatch } from '../support/row-diff.js';
+import { startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
+import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { strictSyncFailure } from '../support/strict-sync.js';
 
 const INVALID_FRACTION = 0.02;

@@ -11,25 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamStatus } from '../../src/cli/stream-status.js';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
 import { ensureBuilt } from '../support/build.js';
-import { holdDuckDBFile, runChainEtl } from '../support/cli-child.js';
+import { childEnv, runCli } from '../support/cli.js';
+import { holdDuckDBFile } from '../support/lock-holder.js';
 import { runInProcess } from '../support/cli-in-process.js';
-import {
-  FIRST_MC,
-  KEY,
-  KEY_ENV,
-  describeResult,
-  makeWorkspace,
-  mcBlock,
-  messageLines,
-  positionAt,
-  readWarehouse,
-  startTestDevnet,
-  tipBlock,
-  tipPositionOf,
-  type SinkKind,
-  type TestDevnet,
-  type Workspace,
-} from '../support/etl.js';
+import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
+import { describeResult, messageLines } from '../support/cli-result.js';
+import { FIRST_MC, startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
+import { KEY, KEY_ENV } from '../support/test-key.js';
+import { readWarehouse } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { LIGHT_STREAMS, LIGHT_STREAMS_YAML, expectLightStreamsAtTip } from '../support/light-streams.js';
 import { startOutageProxy, type OutageProxy } from '../support/outage-proxy.js';
 
@@ -79,7 +69,7 @@ async function setUp(args: readonly string[]): Promise<void> {
 /** A command under test in process, without the key unless `options.env` gives it. */
 const run = (args: readonly string[], options: { env?: Record<string, string> } = {}) => runInProcess(args, options.env ?? { [KEY_ENV]: undefined });
 /** The binary, for the refusal whose exit code and whole stderr are those of the process. */
-const spawned = (args: readonly string[]) => runChainEtl(args, { cwd: work.dir });
+const spawned = (args: readonly string[]) => runCli(args, { cwd: work.dir, env: childEnv() });
 
 describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind) => {
   const sinkPath = (): string => work.sinkPath(kind, `gap-${kind}`);

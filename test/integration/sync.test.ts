@@ -10,31 +10,15 @@ import type { Devnet } from '../../src/devnet/index.js';
 import type { Row } from '../../src/core/table.js';
 import { streams } from '../../src/streams/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import {
-  FIRST_MC,
-  NO_MISMATCH,
-  addressProblems,
-  describeDiff,
-  describeResult,
-  diffRows,
-  diffSnapshots,
-  diffWarehouse,
-  expectedWarehouse,
-  keyOf,
-  makeWorkspace,
-  mcBlock,
-  mismatch,
-  openWarehouse,
-  positionAt,
-  readWarehouse,
-  startTestDevnet,
-  tableNamed,
-  tipBlock,
-  tipPositionOf,
-  type SinkKind,
-  type Snapshot,
-  type Workspace,
-} from '../support/etl.js';
+import { addressProblems } from '../support/address-check.js';
+import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
+import { describeResult } from '../support/cli-result.js';
+import { expectedWarehouse } from '../support/expected-rows.js';
+import { NO_MISMATCH, describeDiff, diffRows, diffSnapshots, diffWarehouse, keyOf, mismatch, tableNamed } from '../support/row-diff.js';
+import { FIRST_MC, startTestDevnet } from '../support/test-devnet.js';
+import { openWarehouse } from '../support/warehouse-reader.js';
+import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 
 const SEED = 4242;
 const BLOCKS = 200;

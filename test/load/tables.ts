@@ -1,5 +1,7 @@
 import { amount, hash, int32, json, rawAddress, text, textList, timestamptz, uint64 } from '../../src/core/column-kinds.js';
 import { defineTable, type RowOf } from '../../src/core/table.js';
+import { tableRows } from '../../src/core/stream.js';
+import type { StreamCommit } from '../../src/load/sink.js';
 import { utcDay } from '../../src/core/utc-day.js';
 
 /** A jetton-transfer-like table: exact big numbers, partitioned by day, clustered by lt. */
@@ -77,3 +79,22 @@ export function action(trace: number, id: string, overrides: Partial<ActionRow> 
     ...overrides,
   };
 }
+
+/** A transfer on the second day, 2024-01-02. */
+export function day2(n: number, overrides: Partial<TransferRow> = {}): TransferRow {
+  return transfer(n, { utime: DAY1 + 86_400 + n, ...overrides });
+}
+
+/** Transfers over two days with the extreme amounts and lt, and two traces of actions (one with no accounts). */
+export const firstBatch: StreamCommit = {
+  stream: 'transfers',
+  rows: new Map([
+    tableRows(transfers, [
+      transfer(1),
+      transfer(2, { lt: MAX_LT, amount: -(10n ** 38n - 1n) }),
+      day2(3, { amount: 10n ** 38n - 1n, source: null }),
+    ]),
+    tableRows(actions, [action(1, 'a'), action(1, 'b', { accounts: [] }), action(2, 'a')]),
+  ]),
+  checkpoint: '{"lt":"1000003"}',
+};

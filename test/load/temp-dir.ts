@@ -1,12 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll } from 'vitest';
 
-/** A fresh temp dir per test, removed after it. Call at module level; use the getter in tests. */
+/**
+ * A fresh temp dir per call, all removed after the file's (or describe block's) last test: a test
+ * cannot tell which dirs are its own when tests run concurrently. Call at module or describe level;
+ * use the getter in tests.
+ */
 export function useTempDir(prefix: string): () => Promise<string> {
   const made: string[] = [];
-  afterEach(async () => {
+  afterAll(async () => {
     await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
   });
   return async () => {

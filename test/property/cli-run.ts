@@ -1,7 +1,7 @@
 /** The CLI run in this process (`runCli`), its one-line failure captured, a run that hangs interrupted. */
 import { Writable } from 'node:stream';
 import { runCli } from '../../src/cli/main.js';
-import { KEY, KEY_ENV } from '../support/etl.js';
+import { KEY, KEY_ENV } from '../support/test-key.js';
 
 /** How long one run may take before it counts as hung: the largest cases take a few seconds. */
 export const RUN_TIMEOUT_MS = 30_000;

@@ -11,7 +11,7 @@ import { devnetRoutes } from '../../src/devnet/api/routes.js';
 import { ApiError } from '../../src/devnet/http/api-error.js';
 import { QueryParams } from '../../src/devnet/http/query-params.js';
 import type { DevnetRequest, RouteTable } from '../../src/devnet/http/types.js';
-import { seededRandom } from '../support/etl.js';
+import { seededRandom } from '../support/seeded-random.js';
 import type { Knob, KnobKind, Misbehaviour } from './knobs.js';
 import type { StreamName, Truth, TruthItem } from './truth.js';
 

@@ -11,7 +11,7 @@ import { parseItems } from '../../src/api/wire.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { Row } from '../../src/core/table.js';
 import { streams } from '../../src/streams/index.js';
-import { seededRandom } from '../support/etl.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 /** The four streams; each is also the name of its devnet truth dataset. */
 export type StreamName = 'transactions' | 'actions' | 'jetton_transfers' | 'validator_events';

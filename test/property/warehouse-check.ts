@@ -5,7 +5,9 @@
  */
 import type { Range } from '../../src/core/coverage.js';
 import type { Row } from '../../src/core/table.js';
-import { canonical, keyOf, readWarehouse, tableNamed, type SinkKind, type Snapshot } from '../support/etl.js';
+import { canonical, keyOf, tableNamed } from '../support/row-diff.js';
+import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
+import type { SinkKind } from '../support/workspace.js';
 import { UNSAFE_INTEGER } from './server.js';
 import { STREAM_NAMES, streamNamed, type StreamName, type Truth } from './truth.js';
 

@@ -26,7 +26,9 @@ import { startDevnet } from '../../src/devnet/index.js';
 import { readManifest } from '../../src/load/parquet-manifest.js';
 import { manifestViewsSql } from '../../src/load/parquet-views.js';
 import { ensureBuilt } from '../support/build.js';
-import { runChainEtl, startDevnetChild, type CliOutcome, type DevnetChild } from '../support/cli-child.js';
+import { childEnv, runCli } from '../support/cli.js';
+import type { CliResult } from '../support/cli-result.js';
+import { startDevnetChild, type DevnetChild } from '../support/devnet-child.js';
 import { runInProcess } from '../support/cli-in-process.js';
 import { duckdbState, duckdbTexts, listFiles, parquetTexts, type StoredText } from '../support/warehouse-probe.js';
 
@@ -70,7 +72,7 @@ function leaks(where: string, haystack: string | Buffer): string[] {
 
 interface Run {
   readonly label: string;
-  readonly outcome: CliOutcome;
+  readonly outcome: CliResult;
   readonly expectedExit: number;
 }
 
@@ -84,7 +86,7 @@ interface Listening {
 
 let root: string;
 const runs: Run[] = [];
-const devnetOutputs: CliOutcome[] = [];
+const devnetOutputs: CliResult[] = [];
 let devnetListening: Listening;
 
 /** Runs `tasks` with at most `limit` in flight. */
@@ -109,9 +111,9 @@ beforeAll(async () => {
   const keys = `mainnet:${SECRET},testnet:${TESTNET_KEY}`;
   const devnetArgs = ['--seed', String(SEED), '--blocks', String(BLOCKS), '--keys', keys, '--key-rps', '10000'];
   const starting = await Promise.allSettled([
-    startDevnetChild(devnetArgs, { cwd: root }),
-    startDevnetChild([...devnetArgs, '--faults', 'always-5xx.json'], { cwd: root }),
-    ...LEVELS.map(() => startDevnetChild([...devnetArgs, '--faults', 'faults.json'], { cwd: root })),
+    startDevnetChild(devnetArgs, { cwd: root, env: childEnv() }),
+    startDevnetChild([...devnetArgs, '--faults', 'always-5xx.json'], { cwd: root, env: childEnv() }),
+    ...LEVELS.map(() => startDevnetChild([...devnetArgs, '--faults', 'faults.json'], { cwd: root, env: childEnv() })),
   ]);
   const devnets = starting.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   if (devnets.length < starting.length) {
@@ -140,7 +142,7 @@ beforeAll(async () => {
     const run = (label: string, args: string[], key: string, expectedExit: number) => async (): Promise<void> => {
       const env = { [KEY_ENV]: key };
       const inProcess = args.includes('--log-level') && !args.includes('trace');
-      const outcome = inProcess ? { args, ...(await runInProcess(args, env)) } : await runChainEtl(args, { cwd: root, env, timeoutMs: 110_000 });
+      const outcome = inProcess ? await runInProcess(args, env) : await runCli(args, { cwd: root, env: childEnv(env), timeoutMs: 110_000 });
       runs.push({ label, outcome, expectedExit });
     };
     const level = (l: string): string[] => ['--log-level', l];

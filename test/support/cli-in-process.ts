@@ -11,7 +11,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import { runCli } from '../../src/cli/main.js';
-import { KEY, KEY_ENV, type CliResult } from './etl.js';
+import type { CliResult } from './cli-result.js';
+import { KEY, KEY_ENV } from './test-key.js';
 
 interface Capture {
   stdout: string;
@@ -93,7 +94,7 @@ function restoreEnvironment(): void {
   sharedCwd = undefined;
 }
 
-/** `runInProcess` with the test key in `CHAIN_ETL_TEST_KEY`, as `runCli` of test/support/etl.ts gives it to the child. */
+/** `runInProcess` with the test key in `CHAIN_ETL_TEST_KEY`, as `spawnCli` of test/support/cli.ts gives it to the child. */
 export function runCliInProcess(args: readonly string[]): Promise<CliResult> {
   return runInProcess(args, { [KEY_ENV]: KEY });
 }
@@ -121,7 +122,7 @@ export async function runInProcess(args: readonly string[], env: Readonly<Record
       },
     });
     const code = await captures.run(capture, () => runCli(args, stderr));
-    return { code, signal: null, stdout: capture.stdout, stderr: capture.stderr, ms: Math.round(performance.now() - started) };
+    return { args, code, signal: null, stdout: capture.stdout, stderr: capture.stderr, ms: Math.round(performance.now() - started) };
   } finally {
     active -= 1;
     if (active === 0) {

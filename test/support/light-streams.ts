@@ -6,20 +6,11 @@ import { expect } from 'vitest';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { Devnet } from '../../src/devnet/index.js';
 import { streams } from '../../src/streams/index.js';
-import {
-  FIRST_MC,
-  NO_MISMATCH,
-  describeDiff,
-  diffRows,
-  expectedStreamRows,
-  mcBlock,
-  mismatch,
-  positionAt,
-  tableNamed,
-  tipBlock,
-  tipPositionOf,
-  type Snapshot,
-} from './etl.js';
+import { mcBlock, positionAt, tipBlock, tipPositionOf } from './chain-points.js';
+import { expectedStreamRows } from './expected-rows.js';
+import { describeDiff, diffRows, mismatch, NO_MISMATCH, tableNamed } from './row-diff.js';
+import { FIRST_MC } from './test-devnet.js';
+import type { Snapshot } from './warehouse-snapshot.js';
 
 export const LIGHT_STREAMS: readonly StreamDefinition[] = streams.filter((s) => ['jetton_transfers', 'validator_events'].includes(s.name));
 

@@ -20,31 +20,17 @@ import { actionsStream } from '../../src/streams/actions.js';
 import { jettonTransfersStream } from '../../src/streams/jetton-transfers.js';
 import { transactionsStream } from '../../src/streams/transactions.js';
 import { streams } from '../../src/streams/index.js';
-import { callV3 } from './in-process.js';
-import {
-  FIRST_MC,
-  KEY,
-  NO_MISMATCH,
-  describeDiff,
-  describeResult,
-  diffRows,
-  diffWarehouse,
-  expectedWarehouse,
-  mcBlock,
-  messageLines,
-  mismatch,
-  positionAt,
-  readWarehouse,
-  runCli,
-  seededRandom,
-  startTestDevnet,
-  tableNamed,
-  type McBlock,
-  tipPositionOf,
-  type CliResult,
-  type SinkKind,
-  type Workspace,
-} from './etl.js';
+import { callV3 } from './devnet-routes.js';
+import { mcBlock, type McBlock, positionAt, tipPositionOf } from './chain-points.js';
+import { runCli } from './cli.js';
+import { type CliResult, describeResult, messageLines } from './cli-result.js';
+import { expectedWarehouse } from './expected-rows.js';
+import { describeDiff, diffRows, diffWarehouse, mismatch, NO_MISMATCH, tableNamed } from './row-diff.js';
+import { seededRandom } from './seeded-random.js';
+import { FIRST_MC, startTestDevnet } from './test-devnet.js';
+import { KEY } from './test-key.js';
+import { readWarehouse } from './warehouse-snapshot.js';
+import type { SinkKind, Workspace } from './workspace.js';
 
 export type PagingFault = keyof PagingFaults;
 

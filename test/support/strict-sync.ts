@@ -1,7 +1,8 @@
 /** A `sync --strict` that fails on the first bad value, for the tests of bad values and rejects. */
 import type { Devnet } from '../../src/devnet/index.js';
 import { runCliInProcess } from './cli-in-process.js';
-import { describeResult, messageLines, type Workspace } from './etl.js';
+import { describeResult, messageLines } from './cli-result.js';
+import type { Workspace } from './workspace.js';
 
 /**
  * `sync --strict` of all streams into a new DuckDB warehouse of the workspace, in process; fails unless

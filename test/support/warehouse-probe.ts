@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { DuckDBInstance, quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import { withDuckDB } from './with-duckdb.js';
 
 export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
@@ -24,17 +25,6 @@ export function listFiles(root: string): string[] {
   };
   if (statSync(root, { throwIfNoEntry: false })?.isDirectory()) walk(root);
   return files.sort();
-}
-
-async function withReadOnly<T>(path: string, use: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
-  const connection = await instance.connect();
-  try {
-    return await use(connection);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
 }
 
 async function tableNames(connection: DuckDBConnection): Promise<string[]> {
@@ -55,7 +45,7 @@ export interface DuckDBState {
 }
 
 export async function duckdbState(path: string): Promise<DuckDBState> {
-  return withReadOnly(path, async (connection) => {
+  return withDuckDB(path, { access_mode: 'READ_ONLY' }, async (connection) => {
     const tables: Record<string, string> = {};
     let runs: Record<string, string | null>[] = [];
     for (const name of await tableNames(connection)) {
@@ -89,7 +79,7 @@ export interface StoredText {
 
 /** Every row of every table (all columns cast to text), and the DDL and column comments, of a DuckDB file. */
 export async function duckdbTexts(path: string): Promise<StoredText[]> {
-  return withReadOnly(path, async (connection) => {
+  return withDuckDB(path, { access_mode: 'READ_ONLY' }, async (connection) => {
     const texts: StoredText[] = [];
     for (const name of await tableNames(connection)) {
       const reader = await connection.runAndReadAll(`SELECT COLUMNS(*)::VARCHAR FROM main.${quotedIdentifier(name)}`);
@@ -110,9 +100,7 @@ export async function duckdbTexts(path: string): Promise<StoredText[]> {
  * (one schema), as text; `label` names them in `where`.
  */
 export async function parquetTexts(files: readonly string[], label: string): Promise<StoredText[]> {
-  const instance = await DuckDBInstance.create(':memory:');
-  const connection = await instance.connect();
-  try {
+  return withDuckDB(':memory:', {}, async (connection) => {
     const texts: StoredText[] = [];
     const list = `[${files.map(quotedString).join(', ')}]`;
     for (const [what, sql] of [
@@ -126,8 +114,5 @@ export async function parquetTexts(files: readonly string[], label: string): Pro
       texts.push({ where: `${label} ${what} (${files.length} files)`, text: JSON.stringify(reader.getRowsJson()) });
     }
     return texts;
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  });
 }

@@ -6,7 +6,10 @@
  */
 import { expect } from 'vitest';
 import type { FaultProfile } from '../../../src/devnet/http/faults.js';
-import { describeResult, readWarehouse, sleep, type SinkKind, type Workspace } from '../../support/etl.js';
+import { describeResult } from '../../support/cli-result.js';
+import { sleep } from '../../support/sleep.js';
+import { readWarehouse } from '../../support/warehouse-snapshot.js';
+import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, runLogged } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
 import { ExitLog, recordScenario } from '../support/table.js';

@@ -6,17 +6,12 @@
  */
 import { expect } from 'vitest';
 import { streams } from '../../../src/streams/index.js';
-import {
-  describeResult,
-  messageLines,
-  readWarehouse,
-  sleep,
-  spawnCli,
-  tipBlock,
-  tipPositionOf,
-  type SinkKind,
-  type Workspace,
-} from '../../support/etl.js';
+import { tipBlock, tipPositionOf } from '../../support/chain-points.js';
+import { spawnCli } from '../../support/cli.js';
+import { describeResult, messageLines } from '../../support/cli-result.js';
+import { sleep } from '../../support/sleep.js';
+import { readWarehouse } from '../../support/warehouse-snapshot.js';
+import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, runLogged } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
 import { ExitLog, recordScenario } from '../support/table.js';

@@ -5,18 +5,11 @@
  */
 import { expect } from 'vitest';
 import { streams } from '../../../src/streams/index.js';
-import {
-  describeDiff,
-  describeResult,
-  diffSnapshots,
-  messageLines,
-  readWarehouse,
-  tipBlock,
-  tipPositionOf,
-  type SinkKind,
-  type Snapshot,
-  type Workspace,
-} from '../../support/etl.js';
+import { tipBlock, tipPositionOf } from '../../support/chain-points.js';
+import { describeResult, messageLines } from '../../support/cli-result.js';
+import { describeDiff, diffSnapshots } from '../../support/row-diff.js';
+import { readWarehouse, type Snapshot } from '../../support/warehouse-snapshot.js';
+import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, runLogged } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
 import { ExitLog, recordScenario } from '../support/table.js';

@@ -13,18 +13,13 @@ import type { StreamDefinition } from '../../../src/core/stream.js';
 import type { Devnet, TruthDataset } from '../../../src/devnet/index.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor } from '../../../src/run/windows.js';
 import { streams } from '../../../src/streams/index.js';
-import {
-  FIRST_MC,
-  describeResult,
-  expectedWarehouse,
-  mcBlock,
-  positionAt,
-  readWarehouse,
-  seededRandom,
-  type Bounds,
-  type SinkKind,
-  type Workspace,
-} from '../../support/etl.js';
+import { mcBlock, positionAt, type Bounds } from '../../support/chain-points.js';
+import { describeResult } from '../../support/cli-result.js';
+import { expectedWarehouse } from '../../support/expected-rows.js';
+import { seededRandom } from '../../support/seeded-random.js';
+import { FIRST_MC } from '../../support/test-devnet.js';
+import { readWarehouse } from '../../support/warehouse-snapshot.js';
+import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, describeMoment, drawMoment, runLogged, spawnAndSignal, type MomentKind } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
 import { readCommitted } from '../support/read.js';

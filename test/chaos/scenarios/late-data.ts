@@ -7,7 +7,9 @@
  * are there.
  */
 import { expect } from 'vitest';
-import { describeResult, readWarehouse, type SinkKind, type Snapshot, type Workspace } from '../../support/etl.js';
+import { describeResult } from '../../support/cli-result.js';
+import { readWarehouse, type Snapshot } from '../../support/warehouse-snapshot.js';
+import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, runLogged } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
 import { ExitLog, recordScenario } from '../support/table.js';

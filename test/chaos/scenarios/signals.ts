@@ -7,21 +7,13 @@
 import { expect } from 'vitest';
 import type { StreamDefinition } from '../../../src/core/stream.js';
 import { streams } from '../../../src/streams/index.js';
-import {
-  FIRST_MC,
-  describeResult,
-  mcBlock,
-  messageLines,
-  positionAt,
-  readWarehouse,
-  sleep,
-  spawnCli,
-  tipBlock,
-  tipPositionOf,
-  type Bounds,
-  type SinkKind,
-  type Workspace,
-} from '../../support/etl.js';
+import { mcBlock, positionAt, tipBlock, tipPositionOf, type Bounds } from '../../support/chain-points.js';
+import { spawnCli } from '../../support/cli.js';
+import { describeResult, messageLines } from '../../support/cli-result.js';
+import { sleep } from '../../support/sleep.js';
+import { FIRST_MC } from '../../support/test-devnet.js';
+import { readWarehouse } from '../../support/warehouse-snapshot.js';
+import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, describeMoment, runLogged, signalAt, type Moment } from '../support/cli.js';
 import type { ChaosDevnet } from '../support/devnet.js';
 import { ExitLog, recordScenario } from '../support/table.js';

@@ -7,18 +7,10 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import {
-  pipelineYaml,
-  runCli,
-  sleep,
-  spawnCli,
-  type CliOptions,
-  type CliResult,
-  type CliRun,
-  type PipelineSpec,
-  type SinkKind,
-  type Workspace,
-} from '../../support/etl.js';
+import { runCli, spawnCli, type CliOptions, type CliRun } from '../../support/cli.js';
+import type { CliResult } from '../../support/cli-result.js';
+import { sleep } from '../../support/sleep.js';
+import { pipelineYaml, type PipelineSpec, type SinkKind, type Workspace } from '../../support/workspace.js';
 import type { RequestLog } from './devnet.js';
 import type { ExitLog } from './table.js';
 

@@ -6,7 +6,7 @@
 import { startDevnet, type Devnet } from '../../../src/devnet/index.js';
 import type { FaultProfile } from '../../../src/devnet/http/faults.js';
 import type { RequestInfo } from '../../../src/devnet/http/server.js';
-import { KEY } from '../../support/etl.js';
+import { KEY } from '../../support/test-key.js';
 
 export interface ChaosDevnetOptions {
   readonly seed: number;

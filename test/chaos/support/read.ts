@@ -9,7 +9,9 @@ import { readRows } from '../../../src/load/duckdb-read.js';
 import { readManifest } from '../../../src/load/parquet-manifest.js';
 import type { Row } from '../../../src/core/table.js';
 import { dataTables } from '../../../src/streams/index.js';
-import { checkpointsOf, dataFilesOnDisk, openWarehouse, readWarehouse, type RejectRow, type RunRow, type SinkKind, type Snapshot } from '../../support/etl.js';
+import { openWarehouse } from '../../support/warehouse-reader.js';
+import { checkpointsOf, dataFilesOnDisk, readWarehouse, type RejectRow, type RunRow, type Snapshot } from '../../support/warehouse-snapshot.js';
+import type { SinkKind } from '../../support/workspace.js';
 
 export async function readCommitted(kind: SinkKind, path: string): Promise<Snapshot> {
   if (kind === 'duckdb') return readWarehouse(kind, path, { partial: true });

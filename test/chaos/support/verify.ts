@@ -8,21 +8,12 @@ import type { StreamDefinition } from '../../../src/core/stream.js';
 import type { Devnet } from '../../../src/devnet/index.js';
 import { UNKNOWN_ENUM } from '../../../src/devnet/http/fault-transforms.js';
 import type { Row } from '../../../src/core/table.js';
-import {
-  FIRST_MC,
-  addressProblems,
-  describeDiff,
-  diffRows,
-  diffWarehouse,
-  expectedWarehouse,
-  keyOf,
-  mcBlock,
-  positionAt,
-  tableNamed,
-  type Bounds,
-  type RowDiff,
-  type Snapshot,
-} from '../../support/etl.js';
+import { addressProblems } from '../../support/address-check.js';
+import { mcBlock, positionAt, type Bounds } from '../../support/chain-points.js';
+import { expectedWarehouse } from '../../support/expected-rows.js';
+import { describeDiff, diffRows, diffWarehouse, keyOf, tableNamed, type RowDiff } from '../../support/row-diff.js';
+import { FIRST_MC } from '../../support/test-devnet.js';
+import type { Snapshot } from '../../support/warehouse-snapshot.js';
 import type { ScenarioRow } from './table.js';
 
 /** Tables with a `finality` column, where the faults profile's unknown enum value must be kept as text. */

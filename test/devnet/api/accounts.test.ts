@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Address } from '@ton/core';
 import { buildDevnetApi } from '../../../src/devnet/index.js';
 import type { Account } from '../../../src/devnet/chain/model.js';
-import { callV3 } from '../../support/in-process.js';
+import { callV3 } from '../../support/devnet-routes.js';
 import { apiErrorOf } from '../../support/api-error.js';
 import type { Query } from '../../support/http.js';
 

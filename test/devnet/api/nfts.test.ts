@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDevnetApi } from '../../../src/devnet/index.js';
 import type { NftTransfer } from '../../../src/devnet/chain/model.js';
-import { callV3 } from '../../support/in-process.js';
+import { callV3 } from '../../support/devnet-routes.js';
 import { apiErrorOf } from '../../support/api-error.js';
 import type { Query } from '../../support/http.js';
 

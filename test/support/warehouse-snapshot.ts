@@ -1,0 +1,108 @@
+/** Everything a warehouse the CLI has closed holds, read back at once: data tables, checkpoints, runs, rejects, Parquet files. */
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { etlRejects, etlRuns } from '../../src/core/bookkeeping.js';
+import { decodeCheckpoint } from '../../src/core/checkpoint.js';
+import type { Range } from '../../src/core/coverage.js';
+import type { AnyTable, Row, RowOf } from '../../src/core/table.js';
+import { readRows } from '../../src/load/duckdb-read.js';
+import { emptyManifest, readManifest, type Manifest } from '../../src/load/parquet-manifest.js';
+import { dataTables } from '../../src/streams/index.js';
+import { openReader } from './warehouse-reader.js';
+import type { SinkKind } from './workspace.js';
+
+export type RunRow = RowOf<typeof etlRuns>;
+export type RejectRow = RowOf<typeof etlRejects>;
+
+export interface ParquetFiles {
+  /** Data files on disk under the table folders (`.parquet` and `.tmp`), relative to the root. */
+  readonly onDisk: readonly string[];
+  /** Files the manifest lists, relative to the root. */
+  readonly listed: readonly string[];
+}
+
+export interface Snapshot {
+  readonly kind: SinkKind;
+  /** Rows of every data table (DuckDB: the tables; Parquet: the manifest views). */
+  readonly tables: ReadonlyMap<string, Row[]>;
+  /** Parquet only: rows of every data table read by `read_parquet('<root>/<table>/**\/*.parquet', hive_partitioning=true)`. */
+  readonly glob?: ReadonlyMap<string, Row[]>;
+  readonly files?: ParquetFiles;
+  readonly manifest?: Manifest;
+  /** Checkpoint positions by stream: a sync continues after it. */
+  readonly checkpoints: ReadonlyMap<string, bigint>;
+  /** The ranges each stream's checkpoint says the warehouse holds completely. */
+  readonly covered: ReadonlyMap<string, readonly Range[]>;
+  readonly runs: readonly RunRow[];
+  readonly rejects: number;
+  readonly rejectRows: readonly RejectRow[];
+}
+
+export interface ReadOptions {
+  /**
+   * Tables missing from a DuckDB file (a pipeline without their stream, a run killed while creating
+   * them) and a Parquet folder without a manifest read as empty. @default false
+   */
+  readonly partial?: boolean;
+  /** Parquet: also read every table through the glob (`Snapshot.glob`). @default true */
+  readonly glob?: boolean;
+  /** The data tables to read (`Snapshot.tables` holds only these). @default every data table */
+  readonly tables?: readonly AnyTable[];
+}
+
+/** Reads every data table, the checkpoints, runs and rejects of a warehouse the CLI has closed. */
+export async function readWarehouse(kind: SinkKind, path: string, options: ReadOptions = {}): Promise<Snapshot> {
+  const manifest = kind === 'parquet' ? ((await readManifest(path)) ?? (options.partial ? emptyManifest(0) : undefined)) : undefined;
+  if (kind === 'parquet' && manifest === undefined) throw new Error(`no manifest in ${path}`);
+  const wanted = options.tables ?? dataTables;
+  const reader = await openReader(kind, path, manifest, wanted);
+  try {
+    const present = new Set((await reader.query('SELECT table_name FROM information_schema.tables')).map((row) => String(row.table_name)));
+    const read = async (table: AnyTable, from?: string): Promise<Row[]> =>
+      options.partial && from === undefined && !present.has(table.name) ? [] : readRows(reader.connection, table, from);
+    const tables = new Map<string, Row[]>();
+    for (const table of wanted) tables.set(table.name, await read(table));
+    const runs = (await read(etlRuns)) as RunRow[];
+    const rejectRows = (await read(etlRejects)) as RejectRow[];
+    const rejects = rejectRows.length;
+    if (kind === 'duckdb') {
+      const rows = !options.partial || present.has('_etl_checkpoints') ? await reader.query('SELECT stream, position FROM _etl_checkpoints') : [];
+      return { kind, tables, ...checkpointsOf(rows.map((row) => [String(row.stream), String(row.position)])), runs, rejects, rejectRows };
+    }
+    const { checkpoints, covered } = checkpointsOf(Object.entries(manifest!.checkpoints).map(([key, value]) => [key, value.position]));
+    const onDisk = await dataFilesOnDisk(path);
+    const glob = options.glob === false ? undefined : new Map<string, Row[]>();
+    for (const table of glob === undefined ? [] : wanted) {
+      const any = onDisk.some((file) => file.startsWith(`${table.name}/`) && file.endsWith('.parquet'));
+      glob!.set(table.name, any ? await read(table, reader.relation(table.name)) : []);
+    }
+    const listed = Object.values(manifest!.tables).flatMap((entry) => entry.files.map((file) => file.path));
+    return { kind, tables, glob, files: { onDisk, listed }, manifest, checkpoints, covered, runs, rejects, rejectRows };
+  } finally {
+    reader.close();
+  }
+}
+
+/** Checkpoint rows (stream, text) as positions and covered ranges by stream. */
+export function checkpointsOf(rows: readonly (readonly [string, string])[]): Pick<Snapshot, 'checkpoints' | 'covered'> {
+  const records = rows.map(([stream, text]) => [stream, decodeCheckpoint(text)] as const);
+  return {
+    checkpoints: new Map(records.map(([stream, record]) => [stream, record.position])),
+    covered: new Map(records.map(([stream, record]) => [stream, record.covered.ranges])),
+  };
+}
+
+/** `.parquet` and `.tmp` files under the warehouse's table folders, relative to the root, sorted. */
+export async function dataFilesOnDisk(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (relative: string): Promise<void> => {
+    for (const entry of await readdir(join(root, relative), { withFileTypes: true })) {
+      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) await walk(path);
+      else if (relative !== '' && /\.(parquet|tmp)$/.test(entry.name)) found.push(path);
+    }
+  };
+  if (existsSync(root)) await walk('');
+  return found.sort();
+}
