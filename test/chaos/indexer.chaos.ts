@@ -41,3 +41,9 @@ describe('a lagging replica with a smaller settle lag', () => {
     await runReplicaScenario(work, { name: `replica 3 behind, lag.mc_blocks ${lag}`, seed: 3131, blocks: 100, replicaLag: 3, lagMcBlocks: lag, grows: [15], outcome: 'refused' }, 'duckdb');
   });
 });
+
+describe.each<SinkKind>(['duckdb', 'parquet'])('a stalled indexer, %s', (kind) => {
+  it('stall, grow 10, sync: exit 0 and nothing new; resume, sync: caught up to the truth', async () => {
+    await runStallScenario(work, { name: 'indexer stalls 10 blocks, resumes', seed: 2929, blocks: 100, growWhileStalled: 10 }, kind);
+  });
+});

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/errors.js';
 import { loadFaultProfile } from '../../../src/devnet/http/faults.js';
-import { FakeClock, seeded } from './helpers.js';
+import { seededRandom } from '../../support/seeded-random.js';
+import { FakeClock } from './helpers.js';
 import { FaultInjector, NO_FAULTS, sampleLatency } from '../../../src/devnet/http/fault-plan.js';
 
 describe('loadFaultProfile', () => {
@@ -75,7 +76,7 @@ describe('FaultInjector', () => {
 
   function plans(seed: number, n: number) {
     const clock = new FakeClock();
-    const injector = new FaultInjector(profile, seeded(seed), clock.now);
+    const injector = new FaultInjector(profile, seededRandom(seed), clock.now);
     return Array.from({ length: n }, () => {
       clock.advance(100);
       return injector.plan();
@@ -97,7 +98,7 @@ describe('FaultInjector', () => {
   });
 
   it('injects nothing with an empty profile', () => {
-    const injector = new FaultInjector({}, seeded(1), () => 0);
+    const injector = new FaultInjector({}, seededRandom(1), () => 0);
     expect(injector.plan()).toEqual(NO_FAULTS);
   });
 

@@ -7,6 +7,7 @@ import {
   type RequestInfo,
 } from '../../../src/devnet/http/server.js';
 import type { DevnetRequest, RouteTable } from '../../../src/devnet/http/types.js';
+import { seededRandom } from '../../support/seeded-random.js';
 
 export const MAINNET_KEY = 'mainnet-key-0001';
 export const MAINNET_KEY_2 = 'mainnet-key-0002';
@@ -77,18 +78,6 @@ export function scripted(values: readonly number[], fallback = 0.999): () => num
   return () => values[i++] ?? fallback;
 }
 
-/** mulberry32: a small seeded RNG. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface TestServer extends DevnetServer {
   readonly clock: FakeClock;
   readonly requests: RequestInfo[];
@@ -101,7 +90,7 @@ export async function startServer(overrides: Partial<DevnetServerOptions> = {}):
   const server = await createDevnetServer({
     routes: stubRoutes,
     keys: KEYS,
-    random: seeded(1),
+    random: seededRandom(1),
     now: clock.now,
     onRequest: (info) => requests.push(info),
     ...overrides,
