@@ -10,6 +10,7 @@ const files = readdirSync(DIR).filter((name) => name.endsWith('.yaml'));
 test('the examples are all there', () => {
   expect(files.sort()).toEqual([
     'account-history.yaml',
+    'blocks.yaml',
     'cron-sync.yaml',
     'demo.yaml',
     'jetton-transfers.yaml',
@@ -56,6 +57,9 @@ test('the public examples', () => {
   expect(usdt.sink.kind).toBe('parquet');
   expect(usdt.start).toEqual({ kind: 'utime', utime: 1735689600 });
   expect(load('validator-events.yaml').streamNames).toEqual(['validator_events']);
+  const blocks = load('blocks.yaml');
+  expect(blocks.streams).toEqual({ blocks: {} });
+  expect([blocks.sink.kind, blocks.start]).toEqual(['parquet', { kind: 'utime', utime: 1767225600 }]);
   const cron = load('cron-sync.yaml');
   expect(cron.start).toEqual({ kind: 'tip' });
   expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events']);
