@@ -382,6 +382,37 @@ COMMENT ON COLUMN "blocks"."validator_list_hash_short" IS 'Short hash of the val
 COMMENT ON COLUMN "blocks"."rand_seed" IS 'Random seed of the block.';
 COMMENT ON COLUMN "blocks"."created_by" IS 'Public key of the validator that created the block.';
 
+-- Key ("tx_hash"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "jetton_burns" (
+  "tx_hash" VARCHAR NOT NULL,
+  "tx_lt" UBIGINT NOT NULL,
+  "tx_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
+  "tx_aborted" BOOLEAN,
+  "query_id" UBIGINT NOT NULL,
+  "jetton_master" VARCHAR,
+  "owner" VARCHAR,
+  "jetton_wallet" VARCHAR,
+  "amount" DECIMAL(38,0) NOT NULL,
+  "response_destination" VARCHAR,
+  "custom_payload" VARCHAR,
+  "trace_id" VARCHAR
+);
+COMMENT ON TABLE "jetton_burns" IS 'One row per jetton burn, keyed by the transaction of the burning jetton wallet, aborted burns included. Amounts are raw jetton units (not scaled by decimals).';
+COMMENT ON COLUMN "jetton_burns"."tx_hash" IS 'Transaction of the jetton wallet that processed the burn (the key).';
+COMMENT ON COLUMN "jetton_burns"."tx_lt" IS 'Logical time of that transaction.';
+COMMENT ON COLUMN "jetton_burns"."tx_time" IS 'Block time of that transaction.';
+COMMENT ON COLUMN "jetton_burns"."block_date" IS 'UTC day of tx_time.';
+COMMENT ON COLUMN "jetton_burns"."tx_aborted" IS 'Whether that transaction aborted: then nothing was burnt.';
+COMMENT ON COLUMN "jetton_burns"."query_id" IS 'Query id the owner chose (u64).';
+COMMENT ON COLUMN "jetton_burns"."jetton_master" IS 'Jetton master (the token).';
+COMMENT ON COLUMN "jetton_burns"."owner" IS 'Owner of the burning jetton wallet.';
+COMMENT ON COLUMN "jetton_burns"."jetton_wallet" IS 'Jetton wallet the jettons were burnt from.';
+COMMENT ON COLUMN "jetton_burns"."amount" IS 'Amount burnt in raw jetton units (divide by 10^decimals of the jetton for display), exact.';
+COMMENT ON COLUMN "jetton_burns"."response_destination" IS 'Where the excess TON goes.';
+COMMENT ON COLUMN "jetton_burns"."custom_payload" IS 'Custom payload as a base64 BoC.';
+COMMENT ON COLUMN "jetton_burns"."trace_id" IS 'Trace of the burn.';
+
 -- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,
