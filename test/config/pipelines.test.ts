@@ -13,6 +13,7 @@ test('the examples are all there', () => {
     'blocks.yaml',
     'cron-sync.yaml',
     'demo.yaml',
+    'jetton-burns.yaml',
     'jetton-transfers.yaml',
     'validator-events.yaml',
   ]);
@@ -57,6 +58,10 @@ test('the public examples', () => {
   expect(usdt.sink.kind).toBe('parquet');
   expect(usdt.start).toEqual({ kind: 'utime', utime: 1735689600 });
   expect(load('validator-events.yaml').streamNames).toEqual(['validator_events']);
+  expect(load('jetton-burns.yaml').streams).toEqual({
+    jetton_transfers: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
+    jetton_burns: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
+  });
   const blocks = load('blocks.yaml');
   expect(blocks.streams).toEqual({ blocks: {} });
   expect([blocks.sink.kind, blocks.start]).toEqual(['parquet', { kind: 'utime', utime: 1767225600 }]);
