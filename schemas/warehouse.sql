@@ -319,6 +319,100 @@ COMMENT ON COLUMN "validator_events"."query_id" IS 'Query id of the elector mess
 COMMENT ON COLUMN "validator_events"."amount" IS 'Stake amount, nanoton.';
 COMMENT ON COLUMN "validator_events"."reason" IS 'Elector reason code of a rejected stake.';
 
+-- Key ("workchain", "shard", "seqno"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "blocks" (
+  "workchain" INTEGER NOT NULL,
+  "shard" VARCHAR NOT NULL,
+  "seqno" INTEGER NOT NULL,
+  "root_hash" VARCHAR NOT NULL,
+  "file_hash" VARCHAR NOT NULL,
+  "block_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
+  "start_lt" UBIGINT NOT NULL,
+  "end_lt" UBIGINT NOT NULL,
+  "tx_count" INTEGER,
+  "mc_block_seqno" INTEGER,
+  "key_block" BOOLEAN,
+  "global_id" INTEGER,
+  "version" INTEGER,
+  "flags" INTEGER,
+  "after_merge" BOOLEAN,
+  "before_split" BOOLEAN,
+  "after_split" BOOLEAN,
+  "want_merge" BOOLEAN,
+  "want_split" BOOLEAN,
+  "vert_seqno_incr" BOOLEAN,
+  "vert_seqno" INTEGER,
+  "gen_catchain_seqno" INTEGER,
+  "min_ref_mc_seqno" INTEGER,
+  "prev_key_block_seqno" INTEGER,
+  "master_ref_seqno" INTEGER,
+  "validator_list_hash_short" INTEGER,
+  "rand_seed" VARCHAR,
+  "created_by" VARCHAR
+);
+COMMENT ON TABLE "blocks" IS 'One row per block of the masterchain and the shards, keyed by (workchain, shard, seqno).';
+COMMENT ON COLUMN "blocks"."workchain" IS 'Workchain of the block: -1 for the masterchain, 0 for the basechain.';
+COMMENT ON COLUMN "blocks"."shard" IS 'Shard of the block as unsigned hex, e.g. 8000000000000000 (the whole workchain).';
+COMMENT ON COLUMN "blocks"."seqno" IS 'Sequence number of the block in its shard.';
+COMMENT ON COLUMN "blocks"."root_hash" IS 'Root hash of the block.';
+COMMENT ON COLUMN "blocks"."file_hash" IS 'File hash of the block.';
+COMMENT ON COLUMN "blocks"."block_time" IS 'Time the block was generated (gen_utime).';
+COMMENT ON COLUMN "blocks"."block_date" IS 'UTC day of block_time.';
+COMMENT ON COLUMN "blocks"."start_lt" IS 'Logical time the block starts at.';
+COMMENT ON COLUMN "blocks"."end_lt" IS 'Logical time the block ends at.';
+COMMENT ON COLUMN "blocks"."tx_count" IS 'Transactions in the block.';
+COMMENT ON COLUMN "blocks"."mc_block_seqno" IS 'Masterchain block that references (commits) the block; a masterchain block names itself.';
+COMMENT ON COLUMN "blocks"."key_block" IS 'Whether the block is a key block (it changes the configuration or the validator set).';
+COMMENT ON COLUMN "blocks"."global_id" IS 'Network id: -239 mainnet, -3 testnet.';
+COMMENT ON COLUMN "blocks"."version" IS 'Block format version.';
+COMMENT ON COLUMN "blocks"."flags" IS 'Block flags as sent.';
+COMMENT ON COLUMN "blocks"."after_merge" IS 'Whether the block follows a merge of two shards.';
+COMMENT ON COLUMN "blocks"."before_split" IS 'Whether the shard splits after this block.';
+COMMENT ON COLUMN "blocks"."after_split" IS 'Whether the block follows a split of its shard.';
+COMMENT ON COLUMN "blocks"."want_merge" IS 'Whether the shard asks to be merged.';
+COMMENT ON COLUMN "blocks"."want_split" IS 'Whether the shard asks to be split.';
+COMMENT ON COLUMN "blocks"."vert_seqno_incr" IS 'Whether the vertical seqno was incremented.';
+COMMENT ON COLUMN "blocks"."vert_seqno" IS 'Vertical sequence number.';
+COMMENT ON COLUMN "blocks"."gen_catchain_seqno" IS 'Catchain seqno of the validator session that generated the block.';
+COMMENT ON COLUMN "blocks"."min_ref_mc_seqno" IS 'Lowest masterchain block the block refers to.';
+COMMENT ON COLUMN "blocks"."prev_key_block_seqno" IS 'Last key block before this block.';
+COMMENT ON COLUMN "blocks"."master_ref_seqno" IS 'Masterchain block a shard block refers to (0 for masterchain blocks).';
+COMMENT ON COLUMN "blocks"."validator_list_hash_short" IS 'Short hash of the validator list that generated the block.';
+COMMENT ON COLUMN "blocks"."rand_seed" IS 'Random seed of the block.';
+COMMENT ON COLUMN "blocks"."created_by" IS 'Public key of the validator that created the block.';
+
+-- Key ("tx_hash"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "jetton_burns" (
+  "tx_hash" VARCHAR NOT NULL,
+  "tx_lt" UBIGINT NOT NULL,
+  "tx_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
+  "tx_aborted" BOOLEAN,
+  "query_id" UBIGINT NOT NULL,
+  "jetton_master" VARCHAR,
+  "owner" VARCHAR,
+  "jetton_wallet" VARCHAR,
+  "amount" DECIMAL(38,0) NOT NULL,
+  "response_destination" VARCHAR,
+  "custom_payload" VARCHAR,
+  "trace_id" VARCHAR
+);
+COMMENT ON TABLE "jetton_burns" IS 'One row per jetton burn, keyed by the transaction of the burning jetton wallet, aborted burns included. Amounts are raw jetton units (not scaled by decimals).';
+COMMENT ON COLUMN "jetton_burns"."tx_hash" IS 'Transaction of the jetton wallet that processed the burn (the key).';
+COMMENT ON COLUMN "jetton_burns"."tx_lt" IS 'Logical time of that transaction.';
+COMMENT ON COLUMN "jetton_burns"."tx_time" IS 'Block time of that transaction.';
+COMMENT ON COLUMN "jetton_burns"."block_date" IS 'UTC day of tx_time.';
+COMMENT ON COLUMN "jetton_burns"."tx_aborted" IS 'Whether that transaction aborted: then nothing was burnt.';
+COMMENT ON COLUMN "jetton_burns"."query_id" IS 'Query id the owner chose (u64).';
+COMMENT ON COLUMN "jetton_burns"."jetton_master" IS 'Jetton master (the token).';
+COMMENT ON COLUMN "jetton_burns"."owner" IS 'Owner of the burning jetton wallet.';
+COMMENT ON COLUMN "jetton_burns"."jetton_wallet" IS 'Jetton wallet the jettons were burnt from.';
+COMMENT ON COLUMN "jetton_burns"."amount" IS 'Amount burnt in raw jetton units (divide by 10^decimals of the jetton for display), exact.';
+COMMENT ON COLUMN "jetton_burns"."response_destination" IS 'Where the excess TON goes.';
+COMMENT ON COLUMN "jetton_burns"."custom_payload" IS 'Custom payload as a base64 BoC.';
+COMMENT ON COLUMN "jetton_burns"."trace_id" IS 'Trace of the burn.';
+
 -- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,

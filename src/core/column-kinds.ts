@@ -1,4 +1,5 @@
 import {
+  DuckDBDateValue,
   DuckDBDecimalValue,
   DuckDBListValue,
   DuckDBTimestampTZValue,
@@ -11,6 +12,7 @@ import {
 import { describeValue, makeKind, type ColumnKind } from './column-kind.js';
 import { exactJson, numberSource } from './exact-json.js';
 import { isWellFormedText, storableProblem } from './storable.js';
+import { isUtcDay } from './utc-day.js';
 import { CANONICAL_INTEGER, refused, type ValueParser } from './wire-value.js';
 
 const INT32_MIN = -(2 ** 31);
@@ -24,6 +26,7 @@ export const AMOUNT_LIMIT = 10n ** 38n;
 const UNIX_MIN = -62_135_596_800;
 const UNIX_MAX = 253_402_300_799;
 const MICROS_PER_SECOND = 1_000_000n;
+const MILLIS_PER_DAY = 86_400_000;
 const BASE64_HASH = /^[A-Za-z0-9+/]{43}=$/;
 const RAW_ADDRESS = /^-?\d{1,10}:[0-9A-F]{64}$/;
 const VARCHAR_LIST = LIST(VARCHAR);
@@ -205,6 +208,22 @@ export const timestamptz: ColumnKind<number> = makeKind({
   },
 });
 
+/** A UTC calendar day `YYYY-MM-DD` (block_date: the day of a row's main time); stored as DATE. */
+export const date: ColumnKind<string> = makeKind({
+  kind: 'date',
+  sqlType: 'DATE',
+  parquetType: 'INT32 (DATE)',
+  kindDoc: 'Calendar day in UTC (YYYY-MM-DD), the day of the row\'s main time.',
+  expected: 'a day "YYYY-MM-DD" between year 1 and 9999',
+  is: (v): v is string => isUtcDay(v) && v >= '0001-01-01' && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+  fromWire: wireString,
+  append: (a, v) => a.appendDate(new DuckDBDateValue(Date.parse(`${v}T00:00:00Z`) / MILLIS_PER_DAY)),
+  read: (v) => {
+    if (!(v instanceof DuckDBDateValue)) throw readFailure('date', v);
+    return v.toString();
+  },
+});
+
 /** JSON document as its text (e.g. a decoded payload); the value must parse. */
 export const json: ColumnKind<string> = makeKind({
   kind: 'json',
@@ -270,6 +289,7 @@ export const allKinds: readonly ColumnKind<unknown>[] = [
   uint64,
   amount,
   timestamptz,
+  date,
   json,
   textList,
   hash,

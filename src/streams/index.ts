@@ -7,6 +7,8 @@ import type { StreamDefinition } from '../core/stream.js';
 import type { AnyTable } from '../core/table.js';
 import { actionsStream } from './actions.js';
 import { addressesTable } from './addresses.js';
+import { blocksStream } from './blocks.js';
+import { jettonBurnsStream } from './jetton-burns.js';
 import { jettonTransfersStream } from './jetton-transfers.js';
 import { transactionsStream } from './transactions.js';
 import { validatorEventsStream } from './validator-events.js';
@@ -16,6 +18,8 @@ const registered = [
   actionsStream,
   jettonTransfersStream,
   validatorEventsStream,
+  blocksStream,
+  jettonBurnsStream,
 ] as const;
 
 /** Every stream, in the order help and docs list them. */

@@ -31,6 +31,7 @@ import { childEnv, runCli, type ChildEnv } from '../support/cli.js';
 import type { CliResult } from '../support/cli-result.js';
 import { holdDuckDBFile } from '../support/lock-holder.js';
 import { runInProcess } from '../support/cli-in-process.js';
+import { STREAM_CHOICE, STREAM_LIST } from '../support/stream-names.js';
 import { duckdbState, listFiles, parquetState, sha256, type DuckDBState } from '../support/warehouse-probe.js';
 
 const KEY_ENV = 'CHAIN_ETL_BADINPUT_KEY';
@@ -117,12 +118,12 @@ interface Case {
 
 const keyEnv = (key: string | undefined): ChildEnv => ({ [KEY_ENV]: key });
 const esc = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const STREAMS_LIST = '(streams: transactions, actions, jetton_transfers, validator_events)';
+const STREAMS_LIST = `(streams: ${STREAM_LIST})`;
 const KEYS_LIST = '(keys: network, base_url, api_key_env, rate, http, start, lag, actions_overlap, streams, sink)';
 const CHAIN_POINT_FIX = 'use an ISO date (2024-01-01 or 2024-01-01T12:00:00Z), lt:<logical time> or mc:<masterchain seqno>';
 const NOT_THE_API = 'probably does not point at the Chain Data API (expected a service root such as https://toncenter.com)';
 const MANIFEST_FIX = 'chain-etl changes nothing in the folder: restore _manifest.json from a backup, or point sink.path (or --out) at a new folder and load the data again';
-const ANY_STREAM = 'expected at least one of transactions, actions, jetton_transfers or validator_events, got none';
+const ANY_STREAM = `expected at least one of ${STREAM_CHOICE}, got none`;
 const DUCKDB_FIX = 'point sink.path (or --out) at a DuckDB database chain-etl wrote, or at a new file in an existing, writable folder';
 const LOCKED_FIX = 'only one writer may use it at a time. Wait for that run to finish or stop it.';
 const RETRIES = 'http: { retries: 2 }';
@@ -212,7 +213,7 @@ const cases: readonly Case[] = [
     exit: 2,
     message: () =>
       'p.yaml:7:1: streams: expected a list of stream names or a map from name to filters ' +
-      '(transactions, actions, jetton_transfers, validator_events), got an empty value',
+      `(${STREAM_LIST}), got an empty value`,
   },
   {
     name: 'a filter list that is empty',

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { describeOptions } from '../../src/config/index.js';
+import { streams } from '../../src/streams/index.js';
 
 const rows = describeOptions();
 const row = (key: string) => rows.find((r) => r.key === key);
@@ -25,15 +26,8 @@ test('every option is described', () => {
     'actions_overlap',
     'actions_overlap.mc_blocks',
     'streams',
-    'streams.transactions',
-    'streams.transactions.accounts',
-    'streams.actions',
-    'streams.actions.action_types',
-    'streams.jetton_transfers',
-    'streams.jetton_transfers.jetton_master',
-    'streams.jetton_transfers.owner_addresses',
-    'streams.validator_events',
-    'streams.validator_events.stake_holder',
+    // Each stream in the registry's order, then its filters in the order its file declares them.
+    ...streams.flatMap((stream) => [`streams.${stream.name}`, ...Object.keys(stream.filters).map((name) => `streams.${stream.name}.${name}`)]),
     'sink',
     'sink.kind',
     'sink.path',
@@ -44,6 +38,20 @@ test('every option is described', () => {
     expect(r.description, r.key).toMatch(/\S.*\.$/);
     expect(r.type, r.key).not.toBe('value');
   }
+});
+
+test('the first streams and their filters are described as their files declare them', () => {
+  expect(rows.map((r) => r.key).filter((key) => key.startsWith('streams.')).slice(0, 9)).toEqual([
+    'streams.transactions',
+    'streams.transactions.accounts',
+    'streams.actions',
+    'streams.actions.action_types',
+    'streams.jetton_transfers',
+    'streams.jetton_transfers.jetton_master',
+    'streams.jetton_transfers.owner_addresses',
+    'streams.validator_events',
+    'streams.validator_events.stake_holder',
+  ]);
 });
 
 test('types and defaults come from the schema', () => {

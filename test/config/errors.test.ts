@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { loadPipeline } from '../../src/config/index.js';
+import { STREAM_CHOICE, STREAM_LIST } from '../support/stream-names.js';
 import { configErrorOf, load, VALID_TAIL } from './helpers.js';
 
-const STREAMS = '(streams: transactions, actions, jetton_transfers, validator_events)';
+const STREAMS = `(streams: ${STREAM_LIST})`;
 const KEYS = '(keys: network, base_url, api_key_env, rate, http, start, lag, actions_overlap, streams, sink)';
 const ADDRESS = 'expected an address (raw wc:HEX with 64 hex digits, or 48-character user-friendly)';
 const WALLET = 'EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N';
@@ -144,7 +145,7 @@ const cases: [string, string, NodeJS.ProcessEnv, string][] = [
     'no streams',
     'network: mainnet\nstreams: []\nsink: { kind: duckdb, path: x }\n',
     {},
-    'pipelines/x.yaml:2:10: streams: expected at least one of transactions, actions, jetton_transfers or validator_events, got none',
+    `pipelines/x.yaml:2:10: streams: expected at least one of ${STREAM_CHOICE}, got none`,
   ],
   [
     'missing sink path',

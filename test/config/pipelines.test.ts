@@ -10,8 +10,10 @@ const files = readdirSync(DIR).filter((name) => name.endsWith('.yaml'));
 test('the examples are all there', () => {
   expect(files.sort()).toEqual([
     'account-history.yaml',
+    'blocks.yaml',
     'cron-sync.yaml',
     'demo.yaml',
+    'jetton-burns.yaml',
     'jetton-transfers.yaml',
     'validator-events.yaml',
   ]);
@@ -38,7 +40,7 @@ test('demo.yaml: the devnet, all streams, from its first block', () => {
     start: { kind: 'mc_seqno', mcSeqno: 50_000_000 },
     lag: { mcBlocks: 0 },
     actionsOverlap: { mcBlocks: 150 },
-    streams: { transactions: {}, actions: {}, jetton_transfers: {}, validator_events: {} },
+    streams: { transactions: {}, actions: {}, jetton_transfers: {}, validator_events: {}, blocks: {}, jetton_burns: {} },
     sink: { kind: 'duckdb', path: 'data/demo.duckdb', retainSupersededMinutes: 10, waitForReadersSeconds: 30 },
   });
   expect(p.apiKey).toBe('demo-key');
@@ -56,8 +58,15 @@ test('the public examples', () => {
   expect(usdt.sink.kind).toBe('parquet');
   expect(usdt.start).toEqual({ kind: 'utime', utime: 1735689600 });
   expect(load('validator-events.yaml').streamNames).toEqual(['validator_events']);
+  expect(load('jetton-burns.yaml').streams).toEqual({
+    jetton_transfers: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
+    jetton_burns: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
+  });
+  const blocks = load('blocks.yaml');
+  expect(blocks.streams).toEqual({ blocks: {} });
+  expect([blocks.sink.kind, blocks.start]).toEqual(['parquet', { kind: 'utime', utime: 1767225600 }]);
   const cron = load('cron-sync.yaml');
   expect(cron.start).toEqual({ kind: 'tip' });
-  expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events']);
+  expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events', 'blocks', 'jetton_burns']);
   for (const name of files.filter((f) => f !== 'demo.yaml')) expect(load(name).baseUrl).toBe('https://toncenter.com');
 });

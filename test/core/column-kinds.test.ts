@@ -5,6 +5,7 @@ import {
   allKinds,
   amount,
   bool,
+  date,
   hash,
   int32,
   int64,
@@ -30,6 +31,7 @@ describe('column kinds', () => {
     ['int64', int64, [-(2n ** 63n), 2n ** 63n - 1n], [2n ** 63n, -(2n ** 63n) - 1n, 1]],
     ['int32', int32, [-(2 ** 31), 2 ** 31 - 1, 0], [2 ** 31, 1.5, 1n, Number.NaN]],
     ['timestamptz', timestamptz, [0, 1_700_000_000, -1], [1.5, 253_402_300_800, '1700000000']],
+    ['date', date, ['2024-02-29', '0001-01-01', '9999-12-31'], ['2023-02-29', '0000-12-31', '2024-1-01', 19_000, null]],
     ['json', json, ['{"a":1}', '[]', 'null', '"s"'], ['{a:1}', '', 1]],
     ['textList', textList, [[], ['a', 'b']], [[1], 'a', [null]]],
     ['hash', hash, [HASH], [HASH.slice(0, 43), Buffer.alloc(31).toString('base64'), HASH.replace('=', '')]],
@@ -77,7 +79,7 @@ describe('column kinds', () => {
       doc: 'Every kind.',
       columns: {
         a_text: text, a_bool: bool, a_int32: int32, a_int64: int64, a_uint64: uint64, a_amount: amount,
-        a_ts: timestamptz, a_json: json, a_list: textList, a_hash: hash, a_address: rawAddress,
+        a_ts: timestamptz, a_date: date, a_json: json, a_list: textList, a_hash: hash, a_address: rawAddress,
         a_null: amount.nullable(),
       },
       primaryKey: ['a_text'],
@@ -86,12 +88,12 @@ describe('column kinds', () => {
     const rows = [
       {
         a_text: 'a', a_bool: true, a_int32: -(2 ** 31), a_int64: -(2n ** 63n), a_uint64: 2n ** 64n - 1n,
-        a_amount: -(AMOUNT_LIMIT - 1n), a_ts: -62_135_596_800, a_json: '{"x":[1,2]}', a_list: [], a_hash: HASH,
+        a_amount: -(AMOUNT_LIMIT - 1n), a_ts: -62_135_596_800, a_date: '0001-01-01', a_json: '{"x":[1,2]}', a_list: [], a_hash: HASH,
         a_address: ADDRESS, a_null: null,
       },
       {
         a_text: 'b', a_bool: false, a_int32: 2 ** 31 - 1, a_int64: 2n ** 63n - 1n, a_uint64: 0n,
-        a_amount: 2n ** 120n + 7n, a_ts: 253_402_300_799, a_json: 'null', a_list: ['x', ''], a_hash: HASH,
+        a_amount: 2n ** 120n + 7n, a_ts: 253_402_300_799, a_date: '9999-12-31', a_json: 'null', a_list: ['x', ''], a_hash: HASH,
         a_address: ADDRESS, a_null: AMOUNT_LIMIT - 1n,
       },
     ];

@@ -21,7 +21,8 @@ const PAGES: readonly (readonly [string, string, Query])[] = [
   ['transactions', 'transactions', { sort: 'asc', limit: 200, offset: 300 }],
   ['transactions', 'transactions', { sort: 'desc', limit: 100, end_lt: '60000150000000' }],
   ['transactionsByMasterchainBlock', 'transactions', { seqno: FIRST_MC_SEQNO + 150, limit: 1000 }],
-  ['blocks', 'blocks', { sort: 'asc', limit: 100, offset: 100 }],
+  // Masterchain blocks only: the blocks of one second (a masterchain block and its shards') come in a fresh order per request.
+  ['blocks', 'blocks', { workchain: -1, sort: 'asc', limit: 100, offset: 30 }],
   ['actions', 'actions', { sort: 'asc', limit: 100, offset: 200, include_accounts: true }],
   ['traces', 'traces', { sort: 'asc', limit: 20, offset: 40 }],
   ['validators/events', 'events', { sort: 'asc', limit: 10 }],

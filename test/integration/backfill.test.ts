@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streams } from '../../src/streams/index.js';
+import { dataTables, streams } from '../../src/streams/index.js';
 import { ABANDONED_RUN_ERROR } from '../../src/cli/abandoned-runs.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { Row } from '../../src/core/table.js';
@@ -121,12 +121,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('backfill into %s', (kind) => {
     for (const diff of diffSnapshots(first.tables, second.tables)) expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
     expect(second.checkpoints).toEqual(first.checkpoints);
     expect(second.runs.map((run) => run.status)).toEqual(['ok', 'ok']);
-    expect(JSON.parse(second.runs.find((run) => run.run_id !== first.runs[0]!.run_id)!.rows)).toEqual({
-      transactions: 0,
-      actions: 0,
-      jetton_transfers: 0,
-      validator_events: 0,
-    });
+    expect(JSON.parse(second.runs.find((run) => run.run_id !== first.runs[0]!.run_id)!.rows)).toEqual(Object.fromEntries(streams.map((stream) => [stream.name, 0])));
   });
 
   it('kill -9 at three seeded random moments, each followed by a restart, converges to the truth', async () => {
@@ -166,7 +161,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('backfill into %s', (kind) => {
     if (kind === 'parquet') {
       // After the restarts' opens, nothing but the manifest's files is left on disk, and the glob holds no duplicates.
       expect(snapshot.files!.onDisk.length).toBe(snapshot.files!.listed.length);
-      for (const table of ['transactions', 'messages', 'actions', 'action_accounts', 'jetton_transfers', 'validator_events', 'addresses']) {
+      for (const table of dataTables.map((t) => t.name)) {
         const rows = snapshot.glob!.get(table)!;
         const diff = diffRows(tableNamed(table), rows, rows);
         expect(diff.duplicates, table).toBe(0);

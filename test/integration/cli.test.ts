@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
 import { streams } from '../../src/streams/index.js';
+import { STREAM_LIST } from '../support/stream-names.js';
 import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
@@ -47,7 +48,7 @@ interface StatusJson {
   runs: { command: string; status: string; started_at: string; ended_at: string | null; rows: unknown; error: string | null }[];
 }
 
-/** DuckDB with all four streams; Parquet (the same report read through the manifest's views) with two light ones. */
+/** DuckDB with every stream; Parquet (the same report read through the manifest's views) with two light ones. */
 const STATUS_CASES: [SinkKind, readonly string[]][] = [
   ['duckdb', streams.map((s) => s.name)],
   ['parquet', ['jetton_transfers', 'validator_events']],
@@ -165,7 +166,7 @@ describe('pipeline errors', () => {
     const result = await runCli(['sync', pipeline], { cwd: work.dir });
     expect(result.code, describeResult(result)).toBe(2);
     expect(result.stderr.trimEnd().split('\n')).toEqual([
-      `chain-etl: ${pipeline}:8:11: unknown stream "transactons": did you mean "transactions"? (streams: transactions, actions, jetton_transfers, validator_events)`,
+      `chain-etl: ${pipeline}:8:11: unknown stream "transactons": did you mean "transactions"? (streams: ${STREAM_LIST})`,
     ]);
     expect(result.stdout).toBe('');
     expect(existsSync(sinkPath)).toBe(false);

@@ -33,7 +33,7 @@ interface Spec {
   readonly network?: Network;
   /** YAML of `start`, e.g. `{ mc_seqno: 50000000 }`; none: the first sync starts at the settled tip. */
   readonly start?: string;
-  /** YAML of `streams`. @default all four */
+  /** YAML of `streams`. @default every stream */
   readonly streams?: string;
 }
 

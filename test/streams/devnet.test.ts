@@ -8,6 +8,8 @@ import type { AnyTable } from '../../src/core/table.js';
 import { buildDevnetApi } from '../../src/devnet/index.js';
 import { truthRows, type TruthDataset } from '../../src/devnet/truth.js';
 import { actionAccountsTable, actionsStream, actionsTable } from '../../src/streams/actions.js';
+import { blocksStream, blocksTable } from '../../src/streams/blocks.js';
+import { jettonBurnsStream, jettonBurnsTable } from '../../src/streams/jetton-burns.js';
 import { jettonTransfersStream, jettonTransfersTable } from '../../src/streams/jetton-transfers.js';
 import { messagesTable, transactionsStream, transactionsTable } from '../../src/streams/transactions.js';
 import { validatorEventsStream, validatorEventsTable } from '../../src/streams/validator-events.js';
@@ -26,6 +28,8 @@ const cases: readonly DevnetCase[] = [
   { stream: actionsStream, dataset: 'actions', main: actionsTable },
   { stream: jettonTransfersStream, dataset: 'jetton_transfers', main: jettonTransfersTable },
   { stream: validatorEventsStream, dataset: 'validator_events', main: validatorEventsTable },
+  { stream: blocksStream, dataset: 'blocks', main: blocksTable },
+  { stream: jettonBurnsStream, dataset: 'jetton_burns', main: jettonBurnsTable },
 ];
 
 describe.each(cases)('devnet truth of $dataset through the $stream.name stream', ({ stream, dataset, main }) => {

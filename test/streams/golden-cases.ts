@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { AnyTable } from '../../src/core/table.js';
 import { actionsStream } from '../../src/streams/actions.js';
+import { blocksStream } from '../../src/streams/blocks.js';
 import { jettonTransfersStream } from '../../src/streams/jetton-transfers.js';
 import { transactionsStream } from '../../src/streams/transactions.js';
 import { jsonRows, runStream, type StreamOutput } from './rows.js';
@@ -49,6 +50,7 @@ export const goldenCases: readonly GoldenCase[] = [
     items: (json) => (json as { jetton_transfers: unknown[] }).jetton_transfers,
     count: 2,
   },
+  { file: 'v3-blocks.mainnet.2024-08.PARTIAL.toncenter-com.ton-indexer-issue76.json', stream: blocksStream, items: (json) => (json as { blocks: unknown[] }).blocks, count: 1 },
 ];
 
 /** An example response as parsed JSON; `root` is the project root. */

@@ -8,20 +8,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnyTable } from '../../src/core/table.js';
 import { buildDevnetApi } from '../../src/devnet/index.js';
-import { truthRows, type TruthDataset } from '../../src/devnet/truth.js';
+import { truthRows } from '../../src/devnet/truth.js';
 import { readRows } from '../../src/load/duckdb-read.js';
 import { DuckDBSink } from '../../src/load/duckdb-sink.js';
 import type { Row } from '../../src/core/table.js';
 import { dataTables, streams } from '../../src/streams/index.js';
 import { renderSchemaFiles } from '../../src/streams/schema-files.js';
+import { truthDatasetOf } from '../support/truth-dataset.js';
 import { runStream } from './rows.js';
-
-const DATASET: Readonly<Record<string, TruthDataset>> = {
-  transactions: 'transactions',
-  actions: 'actions',
-  jetton_transfers: 'jetton_transfers',
-  validator_events: 'validator_events',
-};
 
 function byKey(table: AnyTable, rows: readonly Row[]): Row[] {
   const key = (row: Row): string => JSON.stringify(table.primaryKey.map((column) => String(row[column])));
@@ -37,7 +31,7 @@ describe('stream rows in a DuckDB warehouse', () => {
       await sink.open(dataTables);
       const committed = new Map<string, Row[]>();
       for (const stream of streams) {
-        const { rows, rejects } = runStream(stream, truthRows(api, DATASET[stream.name]!));
+        const { rows, rejects } = runStream(stream, truthRows(api, truthDatasetOf(stream)));
         expect(rejects).toEqual([]);
         await sink.commitAll([{ stream: stream.name, rows, checkpoint: '{"position":"0"}' }]);
         for (const [table, tableRows] of rows) committed.set(table, tableRows);

@@ -2,20 +2,12 @@
 import { parseItems } from '../../src/api/wire.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { Devnet } from '../../src/devnet/index.js';
-import type { TruthDataset } from '../../src/devnet/truth.js';
 import type { Row } from '../../src/core/table.js';
 import { streams } from '../../src/streams/index.js';
 import { mcBlock, positionAt, type Bounds } from './chain-points.js';
 import { FIRST_MC } from './test-devnet.js';
+import { truthDatasetOf } from './truth-dataset.js';
 import type { Snapshot } from './warehouse-snapshot.js';
-
-/** Truth dataset of each stream. */
-const DATASET: Readonly<Record<string, TruthDataset>> = {
-  transactions: 'transactions',
-  actions: 'actions',
-  jetton_transfers: 'jetton_transfers',
-  validator_events: 'validator_events',
-};
 
 interface TruthEntry {
   /** The item as the devnet renders it. */
@@ -37,7 +29,7 @@ function truthEntries(devnet: Devnet, stream: StreamDefinition): TruthEntry[] {
   if (index === undefined || index.steps !== steps) truthIndexes.set(devnet, (index = { steps, streams: new Map() }));
   let entries = index.streams.get(stream.name);
   if (entries === undefined) {
-    const raw = devnet.truth(DATASET[stream.name]!);
+    const raw = devnet.truth(truthDatasetOf(stream));
     const { ok, rejects } = parseItems(stream.item, raw);
     if (rejects.length > 0) throw new Error(`${stream.name}: ${rejects.length} truth items do not parse: ${rejects[0]!.reason}`);
     entries = ok.map((item, index) => ({ raw: raw[index], position: stream.position(item), rows: stream.toRows(item) }));
@@ -78,7 +70,7 @@ export function expectedStreamRows(devnet: Devnet, stream: StreamDefinition, bou
   return rows;
 }
 
-/** Every data table (but addresses) of the four streams, each stream restricted to its bounds. */
+/** Every data table (but addresses) of every stream, each stream restricted to its bounds. */
 export function expectedWarehouse(devnet: Devnet, boundsOf: (stream: StreamDefinition) => Bounds, keep?: (raw: unknown) => boolean): Map<string, Row[]> {
   const all = new Map<string, Row[]>();
   for (const stream of streams) for (const [table, rows] of expectedStreamRows(devnet, stream, boundsOf(stream), keep)) all.set(table, rows);

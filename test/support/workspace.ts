@@ -15,7 +15,7 @@ export interface PipelineSpec {
   readonly sinkPath: string;
   /** @default { rps: 200, concurrency: 8 } */
   readonly rate?: { readonly rps: number; readonly concurrency: number };
-  /** @default all four streams */
+  /** @default every stream of the registry */
   readonly streams?: readonly string[];
   /** File name in the workspace. @default `<kind>.yaml` */
   readonly name?: string;

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { expect } from 'vitest';
 import { parseItems } from '../../../src/api/wire.js';
 import type { StreamDefinition } from '../../../src/core/stream.js';
-import type { Devnet, TruthDataset } from '../../../src/devnet/index.js';
+import type { Devnet } from '../../../src/devnet/index.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor } from '../../../src/run/windows.js';
 import { streams } from '../../../src/streams/index.js';
 import { mcBlock, positionAt, type Bounds } from '../../support/chain-points.js';
@@ -20,6 +20,7 @@ import { seededRandom } from '../../support/seeded-random.js';
 import { FIRST_MC } from '../../support/test-devnet.js';
 import { readWarehouse } from '../../support/warehouse-snapshot.js';
 import type { SinkKind, Workspace } from '../../support/workspace.js';
+import { truthDatasetOf } from '../../support/truth-dataset.js';
 import { chaosPipeline, describeMoment, drawMoment, runLogged, spawnAndSignal, type MomentKind } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
 import { readCommitted } from '../support/read.js';
@@ -54,7 +55,7 @@ function positionsOf(devnet: Devnet, stream: StreamDefinition): bigint[] {
   if (cache === undefined) positionsCache.set(devnet, (cache = new Map()));
   let positions = cache.get(stream.name);
   if (positions === undefined) {
-    const { ok } = parseItems(stream.item, devnet.truth(DATASET[stream.name]!));
+    const { ok } = parseItems(stream.item, devnet.truth(truthDatasetOf(stream)));
     cache.set(stream.name, (positions = ok.map((item) => stream.position(item))));
   }
   return positions;
@@ -86,13 +87,6 @@ export function fewestPages(devnet: Devnet, bounds: (stream: StreamDefinition) =
   }
   return pages;
 }
-
-const DATASET: Readonly<Record<string, TruthDataset>> = {
-  transactions: 'transactions',
-  actions: 'actions',
-  jetton_transfers: 'jetton_transfers',
-  validator_events: 'validator_events',
-};
 
 export async function runKillScenario(work: Workspace, scenario: KillScenario, kind: SinkKind, sinkIndex: number): Promise<void> {
   const { devnet, log } = await startChaosDevnet({ seed: scenario.seed, blocks: scenario.blocks, latencyMs: scenario.latencyMs });

@@ -74,7 +74,7 @@ export async function runSignalScenario(work: Workspace, chaos: ChaosDevnet, sce
     tableRow(scenario.name, kind, verdict, exits.exits(), [
       `${scenario.signal} ${describeMoment(scenario.moment)}${scenario.twiceAfterMs === undefined ? '' : `, again ${scenario.twiceAfterMs} ms later${again ? '' : ' (it had ended)'}`}`,
       `stderr: ${lines.length === 0 ? 'nothing' : `${lines.length} line: ${JSON.stringify(`${lines[0]!.slice(0, 42)}…`)}`}`,
-      `${short.length}/4 streams short of the end`,
+      `${short.length}/${streams.length} streams short of the end`,
       ...(problems.length > 0 ? [`PREFIX/CHECKPOINT PROBLEMS: ${problems.length}`] : []),
     ]),
   );

@@ -46,8 +46,10 @@ export function chainHandlers(api: DevnetApi): Record<string, Handler> {
         (endUtime === undefined || b.genUtime <= endUtime) &&
         (startLt === undefined || b.startLt >= startLt) &&
         (endLt === undefined || b.startLt <= endLt);
-      // Stored order is (gen_utime, -workchain, shard, seqno), v1.3's ORDER BY when `sort` is given.
-      const blocks = selectPage(0, visibleBlocks(), (i) => chain.blocks[i]!, accept, page);
+      // The service orders by gen_utime (master: nothing more; v1.3 then by -workchain, shard, seqno):
+      // the blocks of one second come in a fresh order per request, of which v1.3's is one.
+      const tie = { key: (b: Block) => b.genUtime, rng: api.tieRng };
+      const blocks = selectPage(0, visibleBlocks(), (i) => chain.blocks[i]!, accept, page, tie);
       return { blocks: blocks.map((b) => renderBlock(chain, b)) };
     },
     masterchainBlockShards: (req) => {
