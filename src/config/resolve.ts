@@ -1,6 +1,6 @@
 import { DEFAULT_BASE_URLS } from '../api/network.js';
 import { ConfigError } from '../core/errors.js';
-import { typeScriptName } from '../core/stream.js';
+import { inTypeScriptNames } from '../core/stream.js';
 import { checkBaseUrl, keyInBaseUrl } from './base-url.js';
 import { defaultConcurrency, defaultRps } from './defaults.js';
 import { describeProblem } from '../options/expect.js';
@@ -108,16 +108,7 @@ function startPoint(start: PipelineFile['start']): StartPoint {
 
 /** Each selected stream's filters under their TypeScript names (`owner_addresses` → `ownerAddresses`). */
 function streams(file: PipelineFile['streams'], names: readonly StreamName[]): PipelineStreams {
-  return Object.fromEntries(names.map((name) => [name, typeScriptNames(file[name] ?? {})])) as PipelineStreams;
-}
-
-/** Renames each filter; an absent filter stays absent (no key holding `undefined`). */
-function typeScriptNames(filters: object): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(filters)
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => [typeScriptName(name), value]),
-  );
+  return Object.fromEntries(names.map((name) => [name, inTypeScriptNames(file[name] ?? {})])) as PipelineStreams;
 }
 
 function sink(file: PipelineFile['sink'], overrides: PipelineOverrides): Pipeline['sink'] {

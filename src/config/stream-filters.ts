@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StreamDefinition } from '../core/stream.js';
+import { inTypeScriptNames, type StreamDefinition } from '../core/stream.js';
 import { describeProblem } from '../options/expect.js';
 import { closedMap } from '../options/fields.js';
 import { oneOf } from '../options/show.js';
@@ -9,6 +9,10 @@ import '../options/meta.js';
 /** A stream's entry under `streams:`: its filters in a closed map, documented by the stream. */
 function entry(stream: StreamDefinition) {
   return closedMap(stream.filters, { noun: 'filter', where: `for ${stream.name}`, listName: `${stream.name} filters` })
+    .superRefine((filters, ctx) => {
+      const conflict = stream.conflictIn?.(inTypeScriptNames(filters));
+      if (conflict !== undefined) ctx.addIssue({ code: 'custom', message: conflict });
+    })
     .nullable()
     .optional()
     .meta({ description: stream.doc, typeLabel: 'map of filters, or empty' });

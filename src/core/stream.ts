@@ -37,6 +37,15 @@ export function typeScriptName(name: string): string {
   return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
+/** A stream's filters as `query` receives them: each renamed, an absent filter absent (no key holding `undefined`). */
+export function inTypeScriptNames(filters: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(filters)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => [typeScriptName(name), value]),
+  );
+}
+
 /** The filters a shape resolves to (what `query` receives): TypeScript names, an absent filter absent. */
 export type FiltersOf<Shape extends FilterShape> = {
   readonly [Name in keyof z.output<z.ZodObject<Shape>> as CamelCase<Name & string>]?: Exclude<z.output<z.ZodObject<Shape>>[Name], undefined>;
@@ -49,6 +58,12 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> {
   readonly doc: string;
   /** Its filters in the pipeline file's names (config builds `streams.<name>` and its docs from them). */
   readonly filters: FilterShape;
+  /**
+   * A problem its filters make together though each is valid alone, as the end of the pipeline
+   * file's error message ("…: remove one of them"); undefined when there is none. Config refuses the
+   * file with it before any request.
+   */
+  conflictIn?(filters: Filters): string | undefined;
   /** Tables its rows go to (the `addresses` dimension is filled by every stream from address books). */
   readonly tables: readonly AnyTable[];
   readonly axis: PositionAxis;

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { checkedLimit } from '../api/v3.js';
 import { looseObject } from '../api/wire.js';
 import { bool, date, hash, int32, text, timestamptz, uint64 } from '../core/column-kinds.js';
-import { ConfigError } from '../core/errors.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -113,12 +112,14 @@ export const blocksStream = defineStream({
   endpoint: '/api/v3/blocks',
   itemsKey: 'blocks',
   // The lt filter is on start_lt while the order is gen_utime's: the stream pages by utime.
+  conflictIn: (filters) => {
+    const [shardWorkchain] = filters.shard?.split(':') ?? [];
+    if (shardWorkchain === undefined || filters.workchain === undefined || filters.workchain === Number(shardWorkchain)) return undefined;
+    return `the shard ${filters.shard} is in workchain ${shardWorkchain}, not in the workchain filter's ${filters.workchain}: remove one of the two filters`;
+  },
   query: (filters, page) => {
     const [shardWorkchain, shard] = filters.shard?.split(':') ?? [];
     const workchain = shardWorkchain === undefined ? filters.workchain : Number(shardWorkchain);
-    if (filters.workchain !== undefined && filters.workchain !== workchain) {
-      throw new ConfigError(`blocks: expected the shard ${filters.shard} in workchain ${filters.workchain}, got workchain ${workchain}: remove one of the two filters`);
-    }
     return {
       workchain,
       shard,

@@ -142,6 +142,12 @@ const cases: [string, string, NodeJS.ProcessEnv, string][] = [
     'pipelines/x.yaml:3:29: streams.transactions.accounts: expected a list of addresses, got an empty list: remove the key to take everything',
   ],
   [
+    'two filters of one stream that contradict each other',
+    'network: mainnet\nstreams:\n  blocks: { workchain: -1, shard: "0:8000000000000000" }\nsink: { kind: duckdb, path: x }\n',
+    {},
+    'pipelines/x.yaml:3:11: streams.blocks: the shard 0:8000000000000000 is in workchain 0, not in the workchain filter\'s -1: remove one of the two filters',
+  ],
+  [
     'no streams',
     'network: mainnet\nstreams: []\nsink: { kind: duckdb, path: x }\n',
     {},

@@ -3,7 +3,6 @@
  * and one row per block with its day.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/core/errors.js';
 import { blocksStream, blocksTable } from '../../src/streams/blocks.js';
 import { readExample } from './golden-cases.js';
 import { PROJECT_ROOT } from '../support/build.js';
@@ -24,12 +23,13 @@ describe('blocks request', () => {
     });
   });
 
-  it('sends a shard with its workchain, and refuses a workchain filter that names another', () => {
+  it('sends a shard with its workchain; a workchain filter naming another is a conflict', () => {
     expect(blocksStream.query({ shard: '0:C000000000000000' }, page)).toMatchObject({ workchain: 0, shard: 'C000000000000000' });
     expect(blocksStream.query({ workchain: -1 }, page)).toMatchObject({ workchain: -1, shard: undefined });
-    expect(() => blocksStream.query({ workchain: -1, shard: '0:C000000000000000' }, page)).toThrow(ConfigError);
-    expect(() => blocksStream.query({ workchain: -1, shard: '0:C000000000000000' }, page)).toThrow(
-      'blocks: expected the shard 0:C000000000000000 in workchain -1, got workchain 0: remove one of the two filters',
+    expect(blocksStream.conflictIn!({ workchain: 0, shard: '0:C000000000000000' })).toBeUndefined();
+    expect(blocksStream.conflictIn!({ workchain: -1 })).toBeUndefined();
+    expect(blocksStream.conflictIn!({ workchain: -1, shard: '0:C000000000000000' })).toBe(
+      "the shard 0:C000000000000000 is in workchain 0, not in the workchain filter's -1: remove one of the two filters",
     );
   });
 });
