@@ -15,6 +15,7 @@ test('the examples are all there', () => {
     'demo.yaml',
     'jetton-burns.yaml',
     'jetton-transfers.yaml',
+    'nft-transfers.yaml',
     'validator-events.yaml',
   ]);
 });
@@ -62,6 +63,9 @@ test('the public examples', () => {
     jetton_transfers: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
     jetton_burns: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
   });
+  const usernames = load('nft-transfers.yaml');
+  expect(usernames.streams).toEqual({ nft_transfers: { collection: '0:80D78A35F955A14B679FAA887FF4CD5BFC0F43B4A4EEA2A7E6927F3701B273C2' } });
+  expect([usernames.sink.kind, usernames.start]).toEqual(['duckdb', { kind: 'utime', utime: 1767225600 }]);
   const blocks = load('blocks.yaml');
   expect(blocks.streams).toEqual({ blocks: {} });
   expect([blocks.sink.kind, blocks.start]).toEqual(['parquet', { kind: 'utime', utime: 1767225600 }]);
