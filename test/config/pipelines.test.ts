@@ -41,7 +41,7 @@ test('demo.yaml: the devnet, all streams, from its first block', () => {
     start: { kind: 'mc_seqno', mcSeqno: 50_000_000 },
     lag: { mcBlocks: 0 },
     actionsOverlap: { mcBlocks: 150 },
-    streams: { transactions: {}, actions: {}, jetton_transfers: {}, validator_events: {}, blocks: {}, jetton_burns: {} },
+    streams: { transactions: {}, actions: {}, jetton_transfers: {}, validator_events: {}, blocks: {}, jetton_burns: {}, nft_transfers: {} },
     sink: { kind: 'duckdb', path: 'data/demo.duckdb', retainSupersededMinutes: 10, waitForReadersSeconds: 30 },
   });
   expect(p.apiKey).toBe('demo-key');
@@ -71,6 +71,6 @@ test('the public examples', () => {
   expect([blocks.sink.kind, blocks.start]).toEqual(['parquet', { kind: 'utime', utime: 1767225600 }]);
   const cron = load('cron-sync.yaml');
   expect(cron.start).toEqual({ kind: 'tip' });
-  expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events', 'blocks', 'jetton_burns']);
+  expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events', 'blocks', 'jetton_burns', 'nft_transfers']);
   for (const name of files.filter((f) => f !== 'demo.yaml')) expect(load(name).baseUrl).toBe('https://toncenter.com');
 });
