@@ -413,6 +413,43 @@ COMMENT ON COLUMN "jetton_burns"."response_destination" IS 'Where the excess TON
 COMMENT ON COLUMN "jetton_burns"."custom_payload" IS 'Custom payload as a base64 BoC.';
 COMMENT ON COLUMN "jetton_burns"."trace_id" IS 'Trace of the burn.';
 
+-- Key ("tx_hash"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "nft_transfers" (
+  "tx_hash" VARCHAR NOT NULL,
+  "tx_lt" UBIGINT NOT NULL,
+  "tx_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
+  "tx_aborted" BOOLEAN,
+  "query_id" UBIGINT NOT NULL,
+  "nft_item" VARCHAR NOT NULL,
+  "collection" VARCHAR,
+  "old_owner" VARCHAR,
+  "new_owner" VARCHAR,
+  "response_destination" VARCHAR,
+  "forward_amount" DECIMAL(38,0),
+  "forward_payload" VARCHAR,
+  "comment" VARCHAR,
+  "custom_payload" VARCHAR,
+  "trace_id" VARCHAR
+);
+COMMENT ON TABLE "nft_transfers" IS 'One row per NFT transfer, keyed by the transaction of the NFT item that processed it, aborted transfers included.';
+COMMENT ON COLUMN "nft_transfers"."tx_hash" IS 'Transaction of the NFT item that processed the transfer (the key).';
+COMMENT ON COLUMN "nft_transfers"."tx_lt" IS 'Logical time of that transaction.';
+COMMENT ON COLUMN "nft_transfers"."tx_time" IS 'Block time of that transaction.';
+COMMENT ON COLUMN "nft_transfers"."block_date" IS 'UTC day of tx_time.';
+COMMENT ON COLUMN "nft_transfers"."tx_aborted" IS 'Whether that transaction aborted: then the owner did not change.';
+COMMENT ON COLUMN "nft_transfers"."query_id" IS 'Query id the old owner chose (u64).';
+COMMENT ON COLUMN "nft_transfers"."nft_item" IS 'NFT item transferred.';
+COMMENT ON COLUMN "nft_transfers"."collection" IS 'Collection of the item (null for an item outside any collection).';
+COMMENT ON COLUMN "nft_transfers"."old_owner" IS 'Owner before the transfer (who sent it).';
+COMMENT ON COLUMN "nft_transfers"."new_owner" IS 'Owner after the transfer.';
+COMMENT ON COLUMN "nft_transfers"."response_destination" IS 'Where the excess TON goes.';
+COMMENT ON COLUMN "nft_transfers"."forward_amount" IS 'TON forwarded to the new owner with the ownership notification, nanoton.';
+COMMENT ON COLUMN "nft_transfers"."forward_payload" IS 'Forward payload as a base64 BoC.';
+COMMENT ON COLUMN "nft_transfers"."comment" IS 'Text comment of the forward payload (opcode 0 + text), decoded.';
+COMMENT ON COLUMN "nft_transfers"."custom_payload" IS 'Custom payload as a base64 BoC.';
+COMMENT ON COLUMN "nft_transfers"."trace_id" IS 'Trace of the transfer.';
+
 -- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,

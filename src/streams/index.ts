@@ -10,6 +10,7 @@ import { addressesTable } from './addresses.js';
 import { blocksStream } from './blocks.js';
 import { jettonBurnsStream } from './jetton-burns.js';
 import { jettonTransfersStream } from './jetton-transfers.js';
+import { nftTransfersStream } from './nft-transfers.js';
 import { transactionsStream } from './transactions.js';
 import { validatorEventsStream } from './validator-events.js';
 
@@ -20,6 +21,7 @@ const registered = [
   validatorEventsStream,
   blocksStream,
   jettonBurnsStream,
+  nftTransfersStream,
 ] as const;
 
 /** Every stream, in the order help and docs list them. */

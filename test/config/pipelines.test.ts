@@ -15,6 +15,7 @@ test('the examples are all there', () => {
     'demo.yaml',
     'jetton-burns.yaml',
     'jetton-transfers.yaml',
+    'nft-transfers.yaml',
     'validator-events.yaml',
   ]);
 });
@@ -40,7 +41,7 @@ test('demo.yaml: the devnet, all streams, from its first block', () => {
     start: { kind: 'mc_seqno', mcSeqno: 50_000_000 },
     lag: { mcBlocks: 0 },
     actionsOverlap: { mcBlocks: 150 },
-    streams: { transactions: {}, actions: {}, jetton_transfers: {}, validator_events: {}, blocks: {}, jetton_burns: {} },
+    streams: { transactions: {}, actions: {}, jetton_transfers: {}, validator_events: {}, blocks: {}, jetton_burns: {}, nft_transfers: {} },
     sink: { kind: 'duckdb', path: 'data/demo.duckdb', retainSupersededMinutes: 10, waitForReadersSeconds: 30 },
   });
   expect(p.apiKey).toBe('demo-key');
@@ -62,11 +63,14 @@ test('the public examples', () => {
     jetton_transfers: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
     jetton_burns: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
   });
+  const usernames = load('nft-transfers.yaml');
+  expect(usernames.streams).toEqual({ nft_transfers: { collection: '0:80D78A35F955A14B679FAA887FF4CD5BFC0F43B4A4EEA2A7E6927F3701B273C2' } });
+  expect([usernames.sink.kind, usernames.start]).toEqual(['duckdb', { kind: 'utime', utime: 1767225600 }]);
   const blocks = load('blocks.yaml');
   expect(blocks.streams).toEqual({ blocks: {} });
   expect([blocks.sink.kind, blocks.start]).toEqual(['parquet', { kind: 'utime', utime: 1767225600 }]);
   const cron = load('cron-sync.yaml');
   expect(cron.start).toEqual({ kind: 'tip' });
-  expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events', 'blocks', 'jetton_burns']);
+  expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events', 'blocks', 'jetton_burns', 'nft_transfers']);
   for (const name of files.filter((f) => f !== 'demo.yaml')) expect(load(name).baseUrl).toBe('https://toncenter.com');
 });

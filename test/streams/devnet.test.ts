@@ -11,6 +11,7 @@ import { actionAccountsTable, actionsStream, actionsTable } from '../../src/stre
 import { blocksStream, blocksTable } from '../../src/streams/blocks.js';
 import { jettonBurnsStream, jettonBurnsTable } from '../../src/streams/jetton-burns.js';
 import { jettonTransfersStream, jettonTransfersTable } from '../../src/streams/jetton-transfers.js';
+import { nftTransfersStream, nftTransfersTable } from '../../src/streams/nft-transfers.js';
 import { messagesTable, transactionsStream, transactionsTable } from '../../src/streams/transactions.js';
 import { validatorEventsStream, validatorEventsTable } from '../../src/streams/validator-events.js';
 import { duplicateKeys, rowProblems, runStream } from './rows.js';
@@ -30,6 +31,7 @@ const cases: readonly DevnetCase[] = [
   { stream: validatorEventsStream, dataset: 'validator_events', main: validatorEventsTable },
   { stream: blocksStream, dataset: 'blocks', main: blocksTable },
   { stream: jettonBurnsStream, dataset: 'jetton_burns', main: jettonBurnsTable },
+  { stream: nftTransfersStream, dataset: 'nft_transfers', main: nftTransfersTable },
 ];
 
 describe.each(cases)('devnet truth of $dataset through the $stream.name stream', ({ stream, dataset, main }) => {
