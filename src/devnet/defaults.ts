@@ -10,6 +10,7 @@ export const TRUTH_DATASETS = [
   'nft_transfers',
   'validator_events',
   'blocks',
+  'validator_cycles',
 ] as const;
 
 export type TruthDataset = (typeof TRUTH_DATASETS)[number];

@@ -87,10 +87,7 @@ export function validatorHandlers(api: DevnetApi): Record<string, Handler> {
       const startUtime = q.int('start_utime', { min: 0 });
       const endUtime = q.int('end_utime', { min: 0 });
       const page = pageParams(q, 10, returnValidators ? DETAILED_MAX_LIMIT : 1000);
-      const indexed = api.view.indexedSeqno;
-      const cycles = chain.elections
-        .filter((e) => e.cycleStartMc <= indexed)
-        .map((election) => ({ election, start: chain.utimes[chain.stepOfSeqno(election.cycleStartMc)]! }));
+      const cycles = api.view.indexedCycles;
       const picked = selectPage(
         0,
         cycles.length,
