@@ -1,7 +1,7 @@
 /**
  * GET /validators/cycles as the validator_cycles stream reads it, against the devnet truth: order by
  * cycle start with sort=asc, utime bounds inclusive on cycle_start, validators listed with
- * return_validators (only a stake holder's under its filter); and `devnet truth --dataset
+ * return_validators (only a stake holder's under its filter), a first cycle at the first block; and `devnet truth --dataset
  * validator_cycles` printing that truth. (Desc order, weights and limit 101: validators.test.ts.)
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,10 +25,19 @@ beforeAll(() => {
 
 describe('GET /validators/cycles against the truth', () => {
   it('serves every cycle of the truth with its validators, field for field, with sort=asc in cycle_start order', () => {
-    expect(truth.length).toBe(3);
+    expect(truth.length).toBe(4);
     expect(truth.every((c) => (c.validators as unknown[]).length > 0)).toBe(true);
     expect(cycles({})).toEqual(truth);
     expect(starts(truth)).toEqual([...starts(truth)].sort());
+  });
+
+  it('starts the chain at a cycle start: the genesis set validates from the first block, its election finished before it', () => {
+    const short = buildDevnetApi({ seed: 7, blocks: 20 });
+    const [genesis, ...rest] = truthRows(short, 'validator_cycles');
+    expect(rest).toEqual([]);
+    expect(genesis).toMatchObject({ cycle_start: short.view.chain.utimes[0], election_id: short.view.chain.utimes[0], total: short.view.chain.population.validators.length });
+    const election = callV3<{ elections: Cycle[] }>(short, 'validators/elections', { election_id: genesis!.election_id as number }).elections;
+    expect(election).toMatchObject([{ finished: true, failed: false, total_participants: genesis!.total, total_stake: genesis!.total_stake }]);
   });
 
   it('bounds start_utime and end_utime inclusively on cycle_start', () => {

@@ -7,6 +7,7 @@
 import type { Handler } from '../../http/types.js';
 import type { QueryParams } from '../../http/query-params.js';
 import type { Election, ElectionParticipant } from '../../chain/model.js';
+import { FIRST_MC_SEQNO } from '../../chain/constants.js';
 import { ApiError } from '../../http/api-error.js';
 import { enrich, pageParams, Refs, type DevnetApi } from '../context.js';
 import { selectPage } from '../paging.js';
@@ -122,7 +123,8 @@ function electionStates(api: DevnetApi): ElectionState[] {
     .filter((e: Election) => e.openedMc <= indexed)
     .map((election) => ({
       election,
-      participants: election.participants.filter((p) => accepted.has(`${election.electionId}:${p.stakeHolder}`)),
+      // The genesis election's stakes were accepted before the devnet's first block: all known.
+      participants: election.openedMc < FIRST_MC_SEQNO ? election.participants : election.participants.filter((p) => accepted.has(`${election.electionId}:${p.stakeHolder}`)),
       finished: election.closesMc <= indexed,
     }));
 }
