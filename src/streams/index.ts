@@ -12,6 +12,7 @@ import { jettonBurnsStream } from './jetton-burns.js';
 import { jettonTransfersStream } from './jetton-transfers.js';
 import { nftTransfersStream } from './nft-transfers.js';
 import { transactionsStream } from './transactions.js';
+import { validatorCyclesStream } from './validator-cycles.js';
 import { validatorEventsStream } from './validator-events.js';
 
 const registered = [
@@ -22,6 +23,7 @@ const registered = [
   blocksStream,
   jettonBurnsStream,
   nftTransfersStream,
+  validatorCyclesStream,
 ] as const;
 
 /** Every stream, in the order help and docs list them. */
