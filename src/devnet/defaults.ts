@@ -11,6 +11,7 @@ export const TRUTH_DATASETS = [
   'validator_events',
   'blocks',
   'validator_cycles',
+  'validator_elections',
 ] as const;
 
 export type TruthDataset = (typeof TRUTH_DATASETS)[number];

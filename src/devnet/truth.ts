@@ -9,7 +9,8 @@ import { renderTransaction } from './render/transaction.js';
 import { renderAction } from './render/action.js';
 import { renderJettonBurn, renderJettonTransfer, renderNftTransfer, renderValidatorEvent } from './render/records.js';
 import { renderBlock } from './render/block.js';
-import { renderCycle } from './render/validators.js';
+import { renderCycle, renderElection } from './render/validators.js';
+import { electionStates } from './api/v3/validators.js';
 import { BLOCKS_PER_STEP } from './chain/chain.js';
 import type { TruthDataset } from './defaults.js';
 
@@ -44,6 +45,8 @@ export function truthRows(api: DevnetApi, dataset: TruthDataset): Record<string,
       return chain.blocks.slice(0, (api.view.indexedStep + 1) * BLOCKS_PER_STEP).map((b) => renderBlock(chain, b));
     case 'validator_cycles':
       return api.view.indexedCycles.map(({ election, start }) => renderCycle(ctx, election, start, refs, () => true));
+    case 'validator_elections':
+      return electionStates(api).map((state) => renderElection(ctx, state, refs, state.participants));
   }
 }
 

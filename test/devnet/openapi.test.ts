@@ -151,6 +151,7 @@ describe('v3 responses against the official OpenAPI spec', () => {
     validator_events: ['validators/events', 'events'],
     blocks: ['blocks', 'blocks'],
     validator_cycles: ['validators/cycles', 'cycles'],
+    validator_elections: ['validators/elections', 'elections'],
   };
   for (const dataset of TRUTH_DATASETS) {
     it(`every ${dataset} truth row matches the spec`, () => {

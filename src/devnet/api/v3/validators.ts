@@ -114,7 +114,7 @@ export function validatorHandlers(api: DevnetApi): Record<string, Handler> {
  * Elections the indexer has seen open, with the participants whose accepted stake it has indexed;
  * `finished` once the closing masterchain block is indexed.
  */
-function electionStates(api: DevnetApi): ElectionState[] {
+export function electionStates(api: DevnetApi): ElectionState[] {
   const chain = api.view.chain;
   const indexed = api.view.indexedSeqno;
   const events = chain.validatorEvents.slice(0, api.view.visibleRecords(chain.validatorEvents));
