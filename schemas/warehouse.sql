@@ -522,6 +522,48 @@ COMMENT ON COLUMN "validator_cycle_members"."stake" IS 'Stake of the validator, 
 COMMENT ON COLUMN "validator_cycle_members"."max_factor" IS 'Validator max_factor, times 65536.';
 COMMENT ON COLUMN "validator_cycle_members"."complaints" IS 'Complaints filed against the validator in the cycle.';
 
+-- Key ("election_id"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "validator_elections" (
+  "election_id" BIGINT NOT NULL,
+  "elect_close_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
+  "min_stake" DECIMAL(38,0) NOT NULL,
+  "total_stake" DECIMAL(38,0) NOT NULL,
+  "total_participants" INTEGER NOT NULL,
+  "failed" BOOLEAN NOT NULL,
+  "finished" BOOLEAN NOT NULL
+);
+COMMENT ON TABLE "validator_elections" IS 'One row per election of the elector, keyed by election_id, read once it is finished.';
+COMMENT ON COLUMN "validator_elections"."election_id" IS 'Election id: the unix time the elected set starts validating (validator_cycles.election_id).';
+COMMENT ON COLUMN "validator_elections"."elect_close_time" IS 'Time the election stopped taking stakes.';
+COMMENT ON COLUMN "validator_elections"."block_date" IS 'UTC day of election_id (the day the elected set starts validating; the stream''s position).';
+COMMENT ON COLUMN "validator_elections"."min_stake" IS 'Smallest stake the election accepted, nanoton.';
+COMMENT ON COLUMN "validator_elections"."total_stake" IS 'Sum of the accepted stakes, nanoton.';
+COMMENT ON COLUMN "validator_elections"."total_participants" IS 'Stakes accepted.';
+COMMENT ON COLUMN "validator_elections"."failed" IS 'Whether the election failed (no set elected).';
+COMMENT ON COLUMN "validator_elections"."finished" IS 'Whether the election is over (always true: the stream reads an election once it is).';
+
+-- Key ("election_id", "validator_pubkey"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "validator_election_participants" (
+  "election_id" BIGINT NOT NULL,
+  "validator_pubkey" VARCHAR NOT NULL,
+  "block_date" DATE NOT NULL,
+  "stake_holder" VARCHAR NOT NULL,
+  "adnl_addr" VARCHAR,
+  "stake" DECIMAL(38,0) NOT NULL,
+  "max_factor" INTEGER NOT NULL,
+  "validator_index" INTEGER
+);
+COMMENT ON TABLE "validator_election_participants" IS 'One row per stake accepted in an election, keyed by (election_id, validator_pubkey).';
+COMMENT ON COLUMN "validator_election_participants"."election_id" IS 'Election the stake was made in (joins validator_elections).';
+COMMENT ON COLUMN "validator_election_participants"."validator_pubkey" IS 'Validator public key (hex) the stake is for.';
+COMMENT ON COLUMN "validator_election_participants"."block_date" IS 'UTC day of the election''s election_id.';
+COMMENT ON COLUMN "validator_election_participants"."stake_holder" IS 'Wallet or pool that staked.';
+COMMENT ON COLUMN "validator_election_participants"."adnl_addr" IS 'Validator ADNL address (hex).';
+COMMENT ON COLUMN "validator_election_participants"."stake" IS 'Stake accepted, nanoton.';
+COMMENT ON COLUMN "validator_election_participants"."max_factor" IS 'Validator max_factor, times 65536.';
+COMMENT ON COLUMN "validator_election_participants"."validator_index" IS 'Index of the validator in the elected set, when the service gives it.';
+
 -- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,

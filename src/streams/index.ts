@@ -13,6 +13,7 @@ import { jettonTransfersStream } from './jetton-transfers.js';
 import { nftTransfersStream } from './nft-transfers.js';
 import { transactionsStream } from './transactions.js';
 import { validatorCyclesStream } from './validator-cycles.js';
+import { validatorElectionsStream } from './validator-elections.js';
 import { validatorEventsStream } from './validator-events.js';
 
 const registered = [
@@ -24,6 +25,7 @@ const registered = [
   jettonBurnsStream,
   nftTransfersStream,
   validatorCyclesStream,
+  validatorElectionsStream,
 ] as const;
 
 /** Every stream, in the order help and docs list them. */
