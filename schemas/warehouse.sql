@@ -450,6 +450,120 @@ COMMENT ON COLUMN "nft_transfers"."comment" IS 'Text comment of the forward payl
 COMMENT ON COLUMN "nft_transfers"."custom_payload" IS 'Custom payload as a base64 BoC.';
 COMMENT ON COLUMN "nft_transfers"."trace_id" IS 'Trace of the transfer.';
 
+-- Key ("cycle_start_time"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "validator_cycles" (
+  "cycle_start_time" TIMESTAMPTZ NOT NULL,
+  "cycle_end_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
+  "election_id" BIGINT,
+  "total" INTEGER NOT NULL,
+  "main" INTEGER NOT NULL,
+  "total_weight" UBIGINT NOT NULL,
+  "total_stake" DECIMAL(38,0),
+  "min_stake" DECIMAL(38,0),
+  "max_stake" DECIMAL(38,0),
+  "validators_elected_for" INTEGER NOT NULL,
+  "elections_start_before" INTEGER NOT NULL,
+  "elections_end_before" INTEGER NOT NULL,
+  "stake_held_for" INTEGER NOT NULL,
+  "max_validators" INTEGER NOT NULL,
+  "max_main_validators" INTEGER NOT NULL,
+  "min_validators" INTEGER NOT NULL,
+  "min_stake_limit" DECIMAL(38,0) NOT NULL,
+  "max_stake_limit" DECIMAL(38,0) NOT NULL,
+  "min_total_stake" DECIMAL(38,0) NOT NULL,
+  "max_stake_factor" INTEGER NOT NULL
+);
+COMMENT ON TABLE "validator_cycles" IS 'One row per validation cycle: its time span, the election that chose its set, the set totals and the elector configuration (parameters 15-17) it ran under.';
+COMMENT ON COLUMN "validator_cycles"."cycle_start_time" IS 'Time the cycle starts (utime_since of its validator set).';
+COMMENT ON COLUMN "validator_cycles"."cycle_end_time" IS 'Time the cycle ends (utime_until of its validator set).';
+COMMENT ON COLUMN "validator_cycles"."block_date" IS 'UTC day of cycle_start_time.';
+COMMENT ON COLUMN "validator_cycles"."election_id" IS 'Election that chose the set (the unix time its validation round starts).';
+COMMENT ON COLUMN "validator_cycles"."total" IS 'Validators in the set.';
+COMMENT ON COLUMN "validator_cycles"."main" IS 'Validators of the set that also validate the masterchain.';
+COMMENT ON COLUMN "validator_cycles"."total_weight" IS 'Sum of the validators'' weights.';
+COMMENT ON COLUMN "validator_cycles"."total_stake" IS 'Sum of the validators'' stakes, nanoton.';
+COMMENT ON COLUMN "validator_cycles"."min_stake" IS 'Smallest stake in the set, nanoton.';
+COMMENT ON COLUMN "validator_cycles"."max_stake" IS 'Largest stake in the set, nanoton.';
+COMMENT ON COLUMN "validator_cycles"."validators_elected_for" IS 'Seconds a set validates (config parameter 15).';
+COMMENT ON COLUMN "validator_cycles"."elections_start_before" IS 'Seconds before a cycle starts that its elections open (parameter 15).';
+COMMENT ON COLUMN "validator_cycles"."elections_end_before" IS 'Seconds before a cycle starts that its elections close (parameter 15).';
+COMMENT ON COLUMN "validator_cycles"."stake_held_for" IS 'Seconds stakes stay frozen after the cycle ends (parameter 15).';
+COMMENT ON COLUMN "validator_cycles"."max_validators" IS 'Largest set allowed (parameter 16).';
+COMMENT ON COLUMN "validator_cycles"."max_main_validators" IS 'Most masterchain validators allowed (parameter 16).';
+COMMENT ON COLUMN "validator_cycles"."min_validators" IS 'Smallest set allowed (parameter 16).';
+COMMENT ON COLUMN "validator_cycles"."min_stake_limit" IS 'Smallest stake allowed, nanoton (parameter 17).';
+COMMENT ON COLUMN "validator_cycles"."max_stake_limit" IS 'Largest stake allowed, nanoton (parameter 17).';
+COMMENT ON COLUMN "validator_cycles"."min_total_stake" IS 'Smallest total stake of a set, nanoton (parameter 17).';
+COMMENT ON COLUMN "validator_cycles"."max_stake_factor" IS 'Largest max_factor a validator may set, times 65536 (parameter 17).';
+
+-- Key ("cycle_start_time", "validator_index"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "validator_cycle_members" (
+  "cycle_start_time" TIMESTAMPTZ NOT NULL,
+  "validator_index" INTEGER NOT NULL,
+  "block_date" DATE NOT NULL,
+  "validator_pubkey" VARCHAR NOT NULL,
+  "adnl_addr" VARCHAR,
+  "weight" UBIGINT NOT NULL,
+  "stake_holder" VARCHAR,
+  "stake" DECIMAL(38,0),
+  "max_factor" INTEGER,
+  "complaints" INTEGER NOT NULL
+);
+COMMENT ON TABLE "validator_cycle_members" IS 'One row per validator of a cycle''s set, keyed by (cycle_start_time, validator_index).';
+COMMENT ON COLUMN "validator_cycle_members"."cycle_start_time" IS 'Start of the cycle (joins validator_cycles).';
+COMMENT ON COLUMN "validator_cycle_members"."validator_index" IS 'Index of the validator in the set (by stake, largest first).';
+COMMENT ON COLUMN "validator_cycle_members"."block_date" IS 'UTC day of cycle_start_time.';
+COMMENT ON COLUMN "validator_cycle_members"."validator_pubkey" IS 'Validator public key (hex).';
+COMMENT ON COLUMN "validator_cycle_members"."adnl_addr" IS 'Validator ADNL address (hex).';
+COMMENT ON COLUMN "validator_cycle_members"."weight" IS 'Validator weight in the set (its share of total_weight).';
+COMMENT ON COLUMN "validator_cycle_members"."stake_holder" IS 'Wallet or pool whose stake elected the validator.';
+COMMENT ON COLUMN "validator_cycle_members"."stake" IS 'Stake of the validator, nanoton.';
+COMMENT ON COLUMN "validator_cycle_members"."max_factor" IS 'Validator max_factor, times 65536.';
+COMMENT ON COLUMN "validator_cycle_members"."complaints" IS 'Complaints filed against the validator in the cycle.';
+
+-- Key ("election_id"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "validator_elections" (
+  "election_id" BIGINT NOT NULL,
+  "elect_close_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
+  "min_stake" DECIMAL(38,0) NOT NULL,
+  "total_stake" DECIMAL(38,0) NOT NULL,
+  "total_participants" INTEGER NOT NULL,
+  "failed" BOOLEAN NOT NULL,
+  "finished" BOOLEAN NOT NULL
+);
+COMMENT ON TABLE "validator_elections" IS 'One row per election of the elector, keyed by election_id, read once it is finished.';
+COMMENT ON COLUMN "validator_elections"."election_id" IS 'Election id: the unix time the elected set starts validating (validator_cycles.election_id).';
+COMMENT ON COLUMN "validator_elections"."elect_close_time" IS 'Time the election stopped taking stakes.';
+COMMENT ON COLUMN "validator_elections"."block_date" IS 'UTC day of election_id (the day the elected set starts validating; the stream''s position).';
+COMMENT ON COLUMN "validator_elections"."min_stake" IS 'Smallest stake the election accepted, nanoton.';
+COMMENT ON COLUMN "validator_elections"."total_stake" IS 'Sum of the accepted stakes, nanoton.';
+COMMENT ON COLUMN "validator_elections"."total_participants" IS 'Stakes accepted.';
+COMMENT ON COLUMN "validator_elections"."failed" IS 'Whether the election failed (no set elected).';
+COMMENT ON COLUMN "validator_elections"."finished" IS 'Whether the election is over (always true: the stream reads an election once it is).';
+
+-- Key ("election_id", "validator_pubkey"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "validator_election_participants" (
+  "election_id" BIGINT NOT NULL,
+  "validator_pubkey" VARCHAR NOT NULL,
+  "block_date" DATE NOT NULL,
+  "stake_holder" VARCHAR NOT NULL,
+  "adnl_addr" VARCHAR,
+  "stake" DECIMAL(38,0) NOT NULL,
+  "max_factor" INTEGER NOT NULL,
+  "validator_index" INTEGER
+);
+COMMENT ON TABLE "validator_election_participants" IS 'One row per stake accepted in an election, keyed by (election_id, validator_pubkey).';
+COMMENT ON COLUMN "validator_election_participants"."election_id" IS 'Election the stake was made in (joins validator_elections).';
+COMMENT ON COLUMN "validator_election_participants"."validator_pubkey" IS 'Validator public key (hex) the stake is for.';
+COMMENT ON COLUMN "validator_election_participants"."block_date" IS 'UTC day of the election''s election_id.';
+COMMENT ON COLUMN "validator_election_participants"."stake_holder" IS 'Wallet or pool that staked.';
+COMMENT ON COLUMN "validator_election_participants"."adnl_addr" IS 'Validator ADNL address (hex).';
+COMMENT ON COLUMN "validator_election_participants"."stake" IS 'Stake accepted, nanoton.';
+COMMENT ON COLUMN "validator_election_participants"."max_factor" IS 'Validator max_factor, times 65536.';
+COMMENT ON COLUMN "validator_election_participants"."validator_index" IS 'Index of the validator in the elected set, when the service gives it.';
+
 -- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,

@@ -68,11 +68,15 @@ async function setAsideDamaged(sink: ParquetSink, planned: readonly PlannedStrea
   const refetch = new Map<string, Refetch>();
   for (const file of damaged) {
     const held = heldRange(file);
-    const text = held === undefined ? undefined : (updated.get(held.stream.name) ?? stored.get(held.stream.name));
-    const record = text === undefined ? undefined : decodeCheckpoint(text);
+    const storedText = held === undefined ? undefined : stored.get(held.stream.name);
+    const original = storedText === undefined ? undefined : decodeCheckpoint(storedText);
     // A row of an earlier release records no ranges: everything up to its position was loaded.
-    if (held !== undefined && record?.covered.ranges.length === 0) record.covered.add({ from: held.range.from, to: record.position });
-    const first = record?.covered.ranges[0];
+    if (held !== undefined && original?.covered.ranges.length === 0) original.covered.add({ from: held.range.from, to: original.position });
+    // An earlier damaged file of the same stream (another of its tables) may have emptied its coverage
+    // already: what was covered is what the stored row says.
+    const updatedText = held === undefined ? undefined : updated.get(held.stream.name);
+    const record = updatedText === undefined ? original : decodeCheckpoint(updatedText);
+    const first = original?.covered.ranges[0];
     let lost: Range | undefined;
     if (held !== undefined && record !== undefined && first !== undefined) {
       // A day's range may reach beyond what the stream ever covered: only covered positions become a hole.

@@ -71,6 +71,8 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> {
   readonly endpoint: string;
   /** Where the items are in a response page. */
   readonly itemsKey: string;
+  /** The largest page the service serves for this stream's query (100 where a response lists members), when below the run's page size. */
+  readonly maxPageLimit?: number;
   /** The query of one page, its keys in the order they are sent. */
   query(filters: Filters, page: PageRequest): QueryParams;
   /** Whether the stream asks for the response's `metadata` (false sends `X-No-Metadata: true`). */

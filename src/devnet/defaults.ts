@@ -10,6 +10,8 @@ export const TRUTH_DATASETS = [
   'nft_transfers',
   'validator_events',
   'blocks',
+  'validator_cycles',
+  'validator_elections',
 ] as const;
 
 export type TruthDataset = (typeof TRUTH_DATASETS)[number];

@@ -9,6 +9,8 @@ import { renderTransaction } from './render/transaction.js';
 import { renderAction } from './render/action.js';
 import { renderJettonBurn, renderJettonTransfer, renderNftTransfer, renderValidatorEvent } from './render/records.js';
 import { renderBlock } from './render/block.js';
+import { renderCycle, renderElection } from './render/validators.js';
+import { electionStates } from './api/v3/validators.js';
 import { BLOCKS_PER_STEP } from './chain/chain.js';
 import type { TruthDataset } from './defaults.js';
 
@@ -41,6 +43,10 @@ export function truthRows(api: DevnetApi, dataset: TruthDataset): Record<string,
       return chain.validatorEvents.slice(0, api.view.visibleRecords(chain.validatorEvents)).map((r) => renderValidatorEvent(ctx, r, refs));
     case 'blocks':
       return chain.blocks.slice(0, (api.view.indexedStep + 1) * BLOCKS_PER_STEP).map((b) => renderBlock(chain, b));
+    case 'validator_cycles':
+      return api.view.indexedCycles.map(({ election, start }) => renderCycle(ctx, election, start, refs, () => true));
+    case 'validator_elections':
+      return electionStates(api).map((state) => renderElection(ctx, state, refs, state.participants));
   }
 }
 

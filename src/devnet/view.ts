@@ -4,6 +4,7 @@
  * trace completed and `classifyDelay` more blocks were indexed.
  */
 import type { Chain } from './chain/chain.js';
+import type { Election } from './chain/model.js';
 import { FIRST_MC_SEQNO } from './chain/constants.js';
 
 export interface ViewOptions {
@@ -60,6 +61,13 @@ export class ChainView {
   visibleRecords(records: readonly { readonly tx: number }[]): number {
     const seqno = this.indexedSeqno;
     return prefixLength(records, (record) => this.chain.tx(record.tx).mcSeqno <= seqno);
+  }
+
+  /** The cycles whose first block is indexed, each with its start (the utime of that block), in start order. */
+  get indexedCycles(): { readonly election: Election; readonly start: number }[] {
+    return this.chain.elections
+      .filter((election) => election.cycleStartMc <= this.indexedSeqno)
+      .map((election) => ({ election, start: this.chain.utimes[this.chain.stepOfSeqno(election.cycleStartMc)]! }));
   }
 
   isIndexed(tx: number): boolean {

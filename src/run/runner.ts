@@ -150,7 +150,7 @@ function startWindow(run: Run, jobRun: JobRun, window: Window, scout: boolean): 
 async function readWindow(run: Run, windowRun: WindowRun): Promise<void> {
   run.signal.throwIfAborted();
   const { job } = windowRun.jobRun;
-  const request = { ...windowRun.window, limit: run.pageLimit, signal: run.signal, firstPageOnly: windowRun.scout };
+  const request = { ...windowRun.window, limit: pageLimitOf(run, job.stream), signal: run.signal, firstPageOnly: windowRun.scout };
   const pages = run.budget.pace(asPageRows(job.stream, job.filters, pageWindow(job.stream, run.options.api, job.filters, request)), run.signal);
   // The scout stops after its first page when there is more: nothing to read ahead for.
   const source = windowRun.scout ? pages : readAhead(pages);
@@ -201,8 +201,13 @@ async function commitPage(run: Run, windowRun: WindowRun, page: PageRows): Promi
 function splitRest(run: Run, scout: WindowRun, page: PageRows): void {
   const { jobRun, window } = scout;
   jobRun.tracker.endAt(scout.index, page.through);
-  const count = Math.min(run.windowCount, estimatePagesLeft(window, page.received, page.through, run.pageLimit));
+  const count = Math.min(run.windowCount, estimatePagesLeft(window, page.received, page.through, pageLimitOf(run, jobRun.job.stream)));
   for (const rest of splitWindows(page.through + 1n, window.to, count, MIN_WINDOW[jobRun.job.stream.axis])) startWindow(run, jobRun, rest, false);
+}
+
+/** The page size of a stream's requests: the run's, or the smaller one its service serves. */
+function pageLimitOf(run: Run, stream: StreamDefinition): number {
+  return Math.min(run.pageLimit, stream.maxPageLimit ?? run.pageLimit);
 }
 
 /** Waits for every window and commit; throws the caller's abort reason, else the run's first failure. */

@@ -12,6 +12,8 @@ import { jettonBurnsStream } from './jetton-burns.js';
 import { jettonTransfersStream } from './jetton-transfers.js';
 import { nftTransfersStream } from './nft-transfers.js';
 import { transactionsStream } from './transactions.js';
+import { validatorCyclesStream } from './validator-cycles.js';
+import { validatorElectionsStream } from './validator-elections.js';
 import { validatorEventsStream } from './validator-events.js';
 
 const registered = [
@@ -22,6 +24,8 @@ const registered = [
   blocksStream,
   jettonBurnsStream,
   nftTransfersStream,
+  validatorCyclesStream,
+  validatorElectionsStream,
 ] as const;
 
 /** Every stream, in the order help and docs list them. */

@@ -150,6 +150,8 @@ describe('v3 responses against the official OpenAPI spec', () => {
     nft_transfers: ['nft/transfers', 'nft_transfers'],
     validator_events: ['validators/events', 'events'],
     blocks: ['blocks', 'blocks'],
+    validator_cycles: ['validators/cycles', 'cycles'],
+    validator_elections: ['validators/elections', 'elections'],
   };
   for (const dataset of TRUTH_DATASETS) {
     it(`every ${dataset} truth row matches the spec`, () => {

@@ -8,7 +8,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { copyFile, mkdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { etlRejects, etlRuns } from '../../src/core/bookkeeping.js';
 import { readManifest, type Manifest } from '../../src/load/parquet-manifest.js';
@@ -47,9 +47,13 @@ const run = (...args: string[]): Promise<CliResult> => runCliInProcess(args);
 const spawned = (...args: string[]): Promise<CliResult> => runCli(args, { cwd: work.dir });
 
 /** A pipeline of all streams from masterchain block `startMc` (@default FIRST_MC), synced once. */
-async function syncedWarehouse(kind: SinkKind, label: string, options: { retainSupersededMinutes?: number; startMc?: number } = {}): Promise<{ pipeline: string; sinkPath: string }> {
+async function syncedWarehouse(
+  kind: SinkKind,
+  label: string,
+  options: { retainSupersededMinutes?: number; startMc?: number; chain?: Devnet } = {},
+): Promise<{ pipeline: string; sinkPath: string }> {
   const sinkPath = work.sinkPath(kind, label);
-  const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, name: `${label}-${kind}.yaml`, retainSupersededMinutes: options.retainSupersededMinutes });
+  const pipeline = await work.pipeline({ url: (options.chain ?? devnet).url, kind, sinkPath, name: `${label}-${kind}.yaml`, retainSupersededMinutes: options.retainSupersededMinutes });
   if (options.startMc !== undefined) await writeFile(pipeline, (await readFile(pipeline, 'utf8')).replace(`start: { mc_seqno: ${FIRST_MC} }`, `start: { mc_seqno: ${options.startMc} }`));
   const result = await run('sync', pipeline);
   expect(result.code, describeResult(result)).toBe(0);
@@ -68,10 +72,10 @@ function expectRefused(result: CliResult): string {
 }
 
 /** Every stream covers one range, and every table holds exactly the devnet's rows of it. */
-async function expectEqualsTruth(kind: SinkKind, sinkPath: string): Promise<void> {
+async function expectEqualsTruth(kind: SinkKind, sinkPath: string, chain: Devnet = devnet): Promise<void> {
   const snapshot = await readWarehouse(kind, sinkPath, { glob: false });
   for (const stream of streams) expect(snapshot.covered.get(stream.name), stream.name).toHaveLength(1);
-  const expected = expectedWarehouse(devnet, (stream) => snapshot.covered.get(stream.name)![0]!);
+  const expected = expectedWarehouse(chain, (stream) => snapshot.covered.get(stream.name)![0]!);
   for (const diff of diffWarehouse(expected, snapshot.tables)) expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
   expect([...expected.values()].reduce((sum, rows) => sum + rows.length, 0)).toBeGreaterThan(1000);
 }
@@ -136,8 +140,12 @@ describe('Parquet recovery from the user side', () => {
   });
 
   it('a damaged file of every table: exit 2 naming it; repair sets them aside and fetches their ranges again, the warehouse equals the chain', async () => {
-    // Starting after midnight: the day a validator-events file held begins before the warehouse does.
-    const { pipeline, sinkPath } = await syncedWarehouse('parquet', 'damaged', { startMc: FIRST_MC + 5 });
+    // 200 blocks: a validation cycle and an election reach the range only every 100 blocks, and every
+    // table needs a file. Starting after midnight: the day a validator-events file held begins before
+    // the warehouse does.
+    const chain = await startDevnet({ seed: SEED, blocks: 200, keys: new Map([[KEY, 'mainnet']]), keyRps: 1000 });
+    onTestFinished(() => chain.close());
+    const { pipeline, sinkPath } = await syncedWarehouse('parquet', 'damaged', { startMc: FIRST_MC + 5, chain });
     const before = await readWarehouse('parquet', sinkPath, { glob: false });
     const manifest = (await readManifest(sinkPath))!;
     const damaged: string[] = [];
@@ -165,7 +173,7 @@ describe('Parquet recovery from the user side', () => {
     const after = await readWarehouse('parquet', sinkPath, { glob: false });
     expect(after.checkpoints).toEqual(before.checkpoints);
     expect(after.covered).toEqual(before.covered);
-    await expectEqualsTruth('parquet', sinkPath);
+    await expectEqualsTruth('parquet', sinkPath, chain);
     expect(after.runs.map((r) => [r.command, r.status])).toContainEqual(['repair', 'ok']);
   });
 

@@ -43,14 +43,15 @@ const events = Array.from({ length: EVENTS }, (_, i) => event(i));
 /** What the runner did, in order: `fetch <start_utime − BASE>` and `committed <checkpoint − BASE>`. */
 type Log = string[];
 
-/** A v3 client whose `fetch` serves `/validators/events` from `events`; `failAt` answers HTTP 500 for that start. */
-function fakeApi(log: Log, failAt?: number): V3Api {
+/** A v3 client whose `fetch` serves `/validators/events` from `events`; `failAt` answers HTTP 500 for that start; `limits` gets each request's limit. */
+function fakeApi(log: Log, failAt?: number, limits: number[] = []): V3Api {
   const fetch = async (input: string | URL | Request): Promise<Response> => {
     const query = new URL(input instanceof Request ? input.url : input).searchParams;
     const start = Number(query.get('start_utime'));
     const end = Number(query.get('end_utime'));
     const offset = Number(query.get('offset') ?? 0);
     log.push(`fetch ${start - BASE}`);
+    limits.push(Number(query.get('limit')));
     if (start === failAt) return new Response('{"error":"injected"}', { status: 500 });
     const page = events.filter((e) => (e.utime as number) >= start && (e.utime as number) <= end).slice(offset, offset + Number(query.get('limit')));
     return new Response(JSON.stringify({ events: page }), { headers: { 'content-type': 'application/json' } });
@@ -88,14 +89,16 @@ async function recordingSink(log: Log, commits: StreamCommit[], delayMs = 0): Pr
 }
 
 /** Runs one job over [BASE, BASE + `to`] (all events by default); `failAt` and `to` are offsets from BASE. */
-async function run(options: { concurrency: number; to?: number; failAt?: number; commitDelayMs?: number }) {
+async function run(options: { concurrency: number; to?: number; failAt?: number; commitDelayMs?: number; maxPageLimit?: number }) {
   const log: Log = [];
+  const limits: number[] = [];
   const commits: StreamCommit[] = [];
   const { sink, duckdb } = await recordingSink(log, commits, options.commitDelayMs);
   const progress = new StreamProgress('validator_events', { network: 'testnet', service: 'http://fake.invalid', filters: {} }, { position: BigInt(BASE - 1), covered: new Coverage() }, undefined);
-  const job = { stream: validatorEventsStream, filters: {}, progress, from: BigInt(BASE), to: BigInt(BASE + (options.to ?? LAST - BASE)) };
+  const stream = options.maxPageLimit === undefined ? validatorEventsStream : { ...validatorEventsStream, maxPageLimit: options.maxPageLimit };
+  const job = { stream, filters: {}, progress, from: BigInt(BASE), to: BigInt(BASE + (options.to ?? LAST - BASE)) };
   const outcome = runJobs(
-    { api: fakeApi(log, options.failAt === undefined ? undefined : BASE + options.failAt), sink, concurrency: options.concurrency, pageLimit: PAGE_LIMIT },
+    { api: fakeApi(log, options.failAt === undefined ? undefined : BASE + options.failAt, limits), sink, concurrency: options.concurrency, pageLimit: PAGE_LIMIT },
     { jobs: [job], progress: [progress] },
   ).then(
     (results) => results.get('validator_events'),
@@ -104,7 +107,7 @@ async function run(options: { concurrency: number; to?: number; failAt?: number;
   const result = await outcome;
   const stored = decodeCheckpoint((await duckdb.readCheckpoint('validator_events'))!);
   const rows = (await readRows(duckdb.connection, validatorEventsTable)).map((row) => Number(row.tx_lt) - 1).sort((a, b) => a - b);
-  return { log, commits, result, stored, rows };
+  return { log, limits, commits, result, stored, rows };
 }
 
 /** Event indexes 0..n−1. */
@@ -165,6 +168,13 @@ describe('runJobs against a fake API', () => {
       'committed 26999',
       'fetch 32400',
     ]);
+  });
+
+  it('asks a stream whose service serves smaller pages (maxPageLimit) for those, and still reads every event', async () => {
+    const { limits, rows, stored } = await run({ concurrency: 2, maxPageLimit: 4 });
+    expect(new Set(limits)).toEqual(new Set([4]));
+    expect(rows).toEqual(firstEvents(EVENTS));
+    expect(stored.position).toBe(BigInt(LAST));
   });
 
   it('leaves the checkpoint at the last committed page when a window fails midway', async () => {

@@ -13,6 +13,8 @@ import { jettonBurnsStream, jettonBurnsTable } from '../../src/streams/jetton-bu
 import { jettonTransfersStream, jettonTransfersTable } from '../../src/streams/jetton-transfers.js';
 import { nftTransfersStream, nftTransfersTable } from '../../src/streams/nft-transfers.js';
 import { messagesTable, transactionsStream, transactionsTable } from '../../src/streams/transactions.js';
+import { validatorCyclesStream, validatorCyclesTable } from '../../src/streams/validator-cycles.js';
+import { validatorElectionsStream, validatorElectionsTable } from '../../src/streams/validator-elections.js';
 import { validatorEventsStream, validatorEventsTable } from '../../src/streams/validator-events.js';
 import { duplicateKeys, rowProblems, runStream } from './rows.js';
 
@@ -32,6 +34,8 @@ const cases: readonly DevnetCase[] = [
   { stream: blocksStream, dataset: 'blocks', main: blocksTable },
   { stream: jettonBurnsStream, dataset: 'jetton_burns', main: jettonBurnsTable },
   { stream: nftTransfersStream, dataset: 'nft_transfers', main: nftTransfersTable },
+  { stream: validatorCyclesStream, dataset: 'validator_cycles', main: validatorCyclesTable },
+  { stream: validatorElectionsStream, dataset: 'validator_elections', main: validatorElectionsTable },
 ];
 
 describe.each(cases)('devnet truth of $dataset through the $stream.name stream', ({ stream, dataset, main }) => {

@@ -2,6 +2,7 @@
  * The elector's calendar: elections of cycle c open at its start, accept stakes for half a cycle,
  * the elected set validates during cycle c+1, and stakes can be recovered from cycle c+2 on.
  */
+import { createHash } from 'node:crypto';
 import type { BodySpec } from './bodies.js';
 import type { Election } from './model.js';
 import type { Rng } from './rng.js';
@@ -39,6 +40,7 @@ export class Elections {
     const cycle = Math.floor(step / CYCLE_BLOCKS);
     const inCycle = step % CYCLE_BLOCKS;
     const sends: PlannedSend[] = [];
+    if (step === 0) this.list.push(this.genesisElection(utimeOf(0)));
     if (inCycle === OPEN_OFFSET) {
       const electClose = utimeOf(step) + (CLOSE_OFFSET - OPEN_OFFSET) * 4;
       this.list.push({
@@ -64,6 +66,32 @@ export class Elections {
       }
     });
     return sends;
+  }
+
+  /**
+   * The election, held before the devnet's first block, of the set validating when it begins: the
+   * chain starts at a cycle start, as the real one always has a set at work. Its keys are derived
+   * from the validator (no draw from the generator's rng, so the chain's other data stay as they
+   * were); its stakes are not recovered within the devnet's history.
+   */
+  private genesisElection(cycleStart: number): Election {
+    const keyOf = (validator: number, role: string): string => createHash('sha256').update(`genesis ${role} ${validator}`).digest('hex').toUpperCase();
+    return {
+      electionId: cycleStart,
+      electClose: cycleStart - 600,
+      openedMc: FIRST_MC_SEQNO - CYCLE_BLOCKS + OPEN_OFFSET,
+      closesMc: FIRST_MC_SEQNO - CYCLE_BLOCKS + CLOSE_OFFSET,
+      minStake: MIN_STAKE,
+      participants: this.validators.map((validator, v) => ({
+        stakeHolder: validator,
+        validatorPubkey: keyOf(validator, 'pubkey'),
+        adnlAddr: keyOf(validator, 'adnl'),
+        stake: MIN_STAKE + BigInt(v) * 100_000n * TON,
+        maxFactor: 196_608,
+      })),
+      cycleStartMc: FIRST_MC_SEQNO,
+      cycleEndMc: FIRST_MC_SEQNO + CYCLE_BLOCKS - 1,
+    };
   }
 
   keysOf(validator: number): { pubkey: Buffer; adnl: Buffer } {

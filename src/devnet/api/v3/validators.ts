@@ -7,6 +7,7 @@
 import type { Handler } from '../../http/types.js';
 import type { QueryParams } from '../../http/query-params.js';
 import type { Election, ElectionParticipant } from '../../chain/model.js';
+import { FIRST_MC_SEQNO } from '../../chain/constants.js';
 import { ApiError } from '../../http/api-error.js';
 import { enrich, pageParams, Refs, type DevnetApi } from '../context.js';
 import { selectPage } from '../paging.js';
@@ -87,10 +88,7 @@ export function validatorHandlers(api: DevnetApi): Record<string, Handler> {
       const startUtime = q.int('start_utime', { min: 0 });
       const endUtime = q.int('end_utime', { min: 0 });
       const page = pageParams(q, 10, returnValidators ? DETAILED_MAX_LIMIT : 1000);
-      const indexed = api.view.indexedSeqno;
-      const cycles = chain.elections
-        .filter((e) => e.cycleStartMc <= indexed)
-        .map((election) => ({ election, start: chain.utimes[chain.stepOfSeqno(election.cycleStartMc)]! }));
+      const cycles = api.view.indexedCycles;
       const picked = selectPage(
         0,
         cycles.length,
@@ -116,7 +114,7 @@ export function validatorHandlers(api: DevnetApi): Record<string, Handler> {
  * Elections the indexer has seen open, with the participants whose accepted stake it has indexed;
  * `finished` once the closing masterchain block is indexed.
  */
-function electionStates(api: DevnetApi): ElectionState[] {
+export function electionStates(api: DevnetApi): ElectionState[] {
   const chain = api.view.chain;
   const indexed = api.view.indexedSeqno;
   const events = chain.validatorEvents.slice(0, api.view.visibleRecords(chain.validatorEvents));
@@ -125,7 +123,8 @@ function electionStates(api: DevnetApi): ElectionState[] {
     .filter((e: Election) => e.openedMc <= indexed)
     .map((election) => ({
       election,
-      participants: election.participants.filter((p) => accepted.has(`${election.electionId}:${p.stakeHolder}`)),
+      // The genesis election's stakes were accepted before the devnet's first block: all known.
+      participants: election.openedMc < FIRST_MC_SEQNO ? election.participants : election.participants.filter((p) => accepted.has(`${election.electionId}:${p.stakeHolder}`)),
       finished: election.closesMc <= indexed,
     }));
 }
