@@ -119,6 +119,20 @@ export function ltPage(page: PageRequest): QueryParams {
   };
 }
 
+/** The paging of a utime-paged list (bounds on the endpoint's own time column), as `ltPage` pages by lt. */
+export function utimePage(page: PageRequest): QueryParams {
+  if (page.from > page.to) {
+    throw new FatalError(`Expected start_utime ≤ end_utime, got ${page.from} > ${page.to}`);
+  }
+  return {
+    start_utime: Number(page.from),
+    end_utime: Number(page.to),
+    limit: checkedLimit(page.limit),
+    offset: page.offset,
+    sort: 'asc',
+  };
+}
+
 /** A page size the service serves; anything else fails before the request. */
 export function checkedLimit(limit: number): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {

@@ -5,7 +5,7 @@
  * is on a block's start_lt, not on that order: the stream pages by utime on `gen_utime`.
  */
 import { z } from 'zod';
-import { checkedLimit } from '../api/v3.js';
+import { utimePage } from '../api/v3.js';
 import { looseObject } from '../api/wire.js';
 import { bool, date, hash, int32, text, timestamptz, uint64 } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
@@ -111,23 +111,19 @@ export const blocksStream = defineStream({
   axis: 'utime',
   endpoint: '/api/v3/blocks',
   itemsKey: 'blocks',
-  // The lt filter is on start_lt while the order is gen_utime's: the stream pages by utime.
   conflictIn: (filters) => {
     const [shardWorkchain] = filters.shard?.split(':') ?? [];
     if (shardWorkchain === undefined || filters.workchain === undefined || filters.workchain === Number(shardWorkchain)) return undefined;
     return `the shard ${filters.shard} is in workchain ${shardWorkchain}, not in the workchain filter's ${filters.workchain}: remove one of the two filters`;
   },
+  // The lt filter is on start_lt while the order is gen_utime's: the stream pages by utime.
   query: (filters, page) => {
     const [shardWorkchain, shard] = filters.shard?.split(':') ?? [];
     const workchain = shardWorkchain === undefined ? filters.workchain : Number(shardWorkchain);
     return {
       workchain,
       shard,
-      start_utime: Number(page.from),
-      end_utime: Number(page.to),
-      limit: checkedLimit(page.limit),
-      offset: page.offset,
-      sort: 'asc',
+      ...utimePage(page),
     };
   },
   metadata: false,

@@ -5,7 +5,7 @@
  * cycle_start. A cycle is listed once its first block is indexed, and its set is final then.
  */
 import { z } from 'zod';
-import { checkedLimit } from '../api/v3.js';
+import { utimePage } from '../api/v3.js';
 import { looseObject, nullableString } from '../api/wire.js';
 import { amount, date, int32, int64, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
@@ -124,11 +124,7 @@ export const validatorCyclesStream = defineStream({
   query: (filters, page) => ({
     stake_holder_address: filters.stakeHolder,
     return_validators: true,
-    start_utime: Number(page.from),
-    end_utime: Number(page.to),
-    limit: checkedLimit(page.limit),
-    offset: page.offset,
-    sort: 'asc',
+    ...utimePage(page),
   }),
   metadata: false,
   item: validatorCycleItem,

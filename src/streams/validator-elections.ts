@@ -8,7 +8,7 @@
  * (docs/design.md §2).
  */
 import { z } from 'zod';
-import { checkedLimit } from '../api/v3.js';
+import { utimePage } from '../api/v3.js';
 import { looseObject, nullableString } from '../api/wire.js';
 import { amount, bool, date, int32, int64, rawAddress, text, timestamptz } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
@@ -100,11 +100,7 @@ export const validatorElectionsStream = defineStream({
   query: (filters, page) => ({
     stake_holder_address: filters.stakeHolder,
     return_participants: true,
-    start_utime: Number(page.from),
-    end_utime: Number(page.to),
-    limit: checkedLimit(page.limit),
-    offset: page.offset,
-    sort: 'asc',
+    ...utimePage(page),
   }),
   metadata: false,
   item: validatorElectionItem,
