@@ -3,6 +3,7 @@ import { createLogger } from '../core/logger.js';
 import { planBackfill } from '../run/plan.js';
 import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
+import { reportRun } from './run-summary.js';
 import { interruptSignal } from './signals.js';
 import { checkRange, parseChainPoint } from './chain-point.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
@@ -31,7 +32,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     const session = await openSession(args.pipeline, overridesOf(args), logger);
     try {
       const summary = await executeRun(session, 'backfill', (ctx) => planBackfill(session.streams, { from, to }, ctx), interrupt.signal, args.strict);
-      logger.info({ rows: summary.rows, requests: summary.requests }, 'backfill done');
+      reportRun(logger, 'backfill', summary);
     } finally {
       await session.close();
       interrupt.dispose();

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { activeRedactor } from '../core/secret-scope.js';
-import { runJobs } from '../run/runner.js';
+import { runJobs, type JobProgress } from '../run/runner.js';
 import type { Plan, PlanContext } from '../run/plan.js';
 import type { Session } from './session.js';
 import { ProgressReporter } from './progress.js';
@@ -14,9 +14,14 @@ import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './war
 import { wellFormedText } from '../core/storable.js';
 
 export interface RunSummary {
+  /** Rows and pages committed, by stream. */
   readonly rows: Record<string, number>;
+  readonly pages: Record<string, number>;
+  /** Every request of the run, landmarks and retries included. */
   readonly requests: number;
+  readonly rejects: number;
   readonly tipSeqno: number;
+  readonly seconds: number;
 }
 
 export async function executeRun(
@@ -48,6 +53,13 @@ export async function executeRun(
   await closeAbandonedRuns(session.sink);
   await record('running', null);
   const progress = new ProgressReporter(session.logger, process.stderr.isTTY ? process.stderr : undefined);
+  // An interrupted or failed run records what it committed up to then.
+  const onProgress = (update: JobProgress): void => {
+    rows[update.stream] = update.rows;
+    requests[update.stream] = update.pages;
+    progress.update(update);
+  };
+  const started = performance.now();
   try {
     // The actions re-scan starts below the previous checkpoint: read that far below the tip at once.
     const reach = session.streams.some(({ stream }) => stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
@@ -55,16 +67,18 @@ export async function executeRun(
     await checkChain(session, stored, signal);
     const planned = await plan({ landmarks: session.landmarks, tip, stored, scopeOf: scopeRecorder(session, stored, tip), signal });
     const results = await runJobs(
-      { api: session.v3, sink: session.sink, concurrency: session.pipeline.rate.concurrency, signal, strict, onProgress: progress.update },
+      { api: session.v3, sink: session.sink, concurrency: session.pipeline.rate.concurrency, signal, strict, onProgress },
       planned,
     );
+    let rejects = 0;
     for (const [stream, result] of results) {
       rows[stream] = result.rows;
       requests[stream] = result.pages;
+      rejects += result.rejects;
     }
     progress.finish();
     await record('ok', null);
-    return { rows, requests: session.http.stats.requests, tipSeqno: tip.seqno };
+    return { rows, pages: { ...requests }, requests: session.http.stats.requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000 };
   } catch (error) {
     const message = wellFormedText(activeRedactor().redact(error instanceof Error ? error.message : String(error)));
     await record(signal.aborted ? 'interrupted' : 'failed', message).catch(() => undefined);

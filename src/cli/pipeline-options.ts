@@ -19,7 +19,11 @@ export function pipelineOptions<T>(y: Argv<T>): Argv<T & PipelineArgs> {
       'base-url': { type: 'string', describe: 'service root replacing base_url, e.g. http://127.0.0.1:8081' },
       sink: { choices: ['duckdb', 'parquet'] as const, describe: 'sink kind replacing sink.kind' },
       out: { type: 'string', describe: 'sink path replacing sink.path (DuckDB file or Parquet folder)' },
-      'log-level': { choices: LOG_LEVELS, default: 'info' as LevelWithSilent, describe: 'JSON log lines on stderr at or above this level' },
+      'log-level': {
+        choices: LOG_LEVELS,
+        default: 'warn' as LevelWithSilent,
+        describe: 'JSON log lines on stderr at or above this level; the default prints nothing on a successful run without a terminal (cron mails only failures), info adds progress and a summary line',
+      },
     }) as Argv<T & PipelineArgs>;
 }
 

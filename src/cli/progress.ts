@@ -1,12 +1,15 @@
 import type { Logger } from 'pino';
 import type { JobProgress } from '../run/runner.js';
+import { SmoothedEta } from './eta.js';
+import { formatSeconds } from './duration.js';
 
 /**
- * Per-stream progress. On a terminal: one redrawn line per stream with rate and ETA. Otherwise
- * (cron, CI): a JSON log line per stream at most every `intervalMs`, and one at the end.
+ * Per-stream progress. On a terminal: one redrawn line per stream with rate and a smoothed ETA.
+ * Otherwise (cron, CI): at log level info, a JSON log line per stream at most every `intervalMs`, and
+ * one at the end.
  */
 export class ProgressReporter {
-  private readonly state = new Map<string, { progress: JobProgress; startedAt: number; startRows: number; lastLog: number }>();
+  private readonly state = new Map<string, { progress: JobProgress; startedAt: number; startRows: number; lastLog: number; eta: SmoothedEta }>();
   private drawnLines = 0;
 
   constructor(
@@ -18,8 +21,9 @@ export class ProgressReporter {
   update = (progress: JobProgress): void => {
     const now = Date.now();
     const known = this.state.get(progress.stream);
-    const entry = known ?? { progress, startedAt: now, startRows: progress.rows, lastLog: now };
+    const entry = known ?? { progress, startedAt: now, startRows: progress.rows, lastLog: now, eta: new SmoothedEta() };
     entry.progress = progress;
+    entry.eta.observe((now - entry.startedAt) / 1000, fraction(progress));
     this.state.set(progress.stream, entry);
     if (this.tty !== undefined) this.draw();
     else if (known !== undefined && now - entry.lastLog >= this.intervalMs) {
@@ -48,11 +52,10 @@ export class ProgressReporter {
   }
 
   private draw(): void {
-    const lines = [...this.state.keys()].map((stream) => {
+    const lines = [...this.state.entries()].map(([stream, entry]) => {
       const f = this.fields(stream);
-      const done = fraction(this.state.get(stream)!.progress);
-      const elapsed = (Date.now() - this.state.get(stream)!.startedAt) / 1000;
-      const eta = done > 0 && done < 1 ? formatSeconds((elapsed / done) * (1 - done)) : done >= 1 ? 'done' : '…';
+      const left = entry.eta.secondsLeft();
+      const eta = left === 0 ? 'done' : left === undefined ? '…' : formatSeconds(left);
       return `${stream.padEnd(17)} ${String(f.percent).padStart(5)}%  ${String(f.rows).padStart(9)} rows  ${String(f.rowsPerSecond).padStart(7)} rows/s  ETA ${eta}`;
     });
     const tty = this.tty!;
@@ -62,15 +65,9 @@ export class ProgressReporter {
   }
 }
 
+/** The part of the job's range committed, in any window: parallel windows finish out of order. */
 function fraction(p: JobProgress): number {
   const span = p.to - p.from + 1n;
   if (span <= 0n) return 1;
-  const done = p.checkpoint - p.from + 1n;
-  return Math.max(0, Math.min(1, Number(done) / Number(span)));
-}
-
-function formatSeconds(seconds: number): string {
-  if (seconds < 60) return `${Math.ceil(seconds)}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
+  return Math.max(0, Math.min(1, Number(p.committed) / Number(span)));
 }

@@ -21,6 +21,7 @@ import { DAMAGED_FOLDER } from '../load/parquet-layout.js';
 import { streams } from '../streams/index.js';
 import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
+import { reportRun } from './run-summary.js';
 import { interruptSignal } from './signals.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { utcDaySeconds } from '../core/utc-day.js';
@@ -48,7 +49,7 @@ export const repairCommand: CommandModule<object, RepairArgs> = {
       if (sink instanceof ParquetSink) await setAsideDamaged(sink, session.streams, logger);
       const setAside = sink instanceof ParquetSink ? sink.setAsideFiles() : [];
       const summary = await executeRun(session, 'repair', (ctx) => planRepair(session.streams, setAside, ctx), interrupt.signal, args.strict);
-      logger.info({ rows: summary.rows, requests: summary.requests }, 'repair done');
+      reportRun(logger, 'repair', summary);
     } finally {
       await session.close();
       interrupt.dispose();

@@ -3,6 +3,7 @@ import { createLogger } from '../core/logger.js';
 import { planSync } from '../run/plan.js';
 import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
+import { reportRun } from './run-summary.js';
 import { follow } from './follow.js';
 import { interruptSignal } from './signals.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
@@ -32,7 +33,7 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
     const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow });
     const sync = async (): Promise<void> => {
       const summary = await executeRun(session, 'sync', (ctx) => planSync(session.pipeline, session.streams, ctx), interrupt.signal, args.strict);
-      logger.info({ rows: summary.rows, requests: summary.requests, tipSeqno: summary.tipSeqno }, 'sync done');
+      reportRun(logger, 'sync', summary);
     };
     try {
       if (args.follow) await follow(session, sync, { intervalSeconds: args.interval, signal: interrupt.signal, logger });

@@ -36,6 +36,13 @@ export class CheckpointTracker {
     return this.position();
   }
 
+  /** How many positions the windows have committed, contiguous or not: how much of the work is done. */
+  committedSpan(): bigint {
+    let span = 0n;
+    for (const window of this.#windows) if (window.through >= window.from) span += window.through - window.from + 1n;
+    return span;
+  }
+
   position(): bigint {
     let reached = this.#windows[0] === undefined ? this.floor : this.#windows[0].from - 1n;
     for (const window of this.#windows) {

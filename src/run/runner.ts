@@ -34,7 +34,11 @@ export interface JobProgress {
   readonly from: bigint;
   readonly to: bigint;
   readonly checkpoint: bigint;
+  /** Positions of from..to committed so far, in all windows (the checkpoint waits for the first). */
+  readonly committed: bigint;
+  /** Rows and requests committed so far: what a run interrupted now has stored. */
   readonly rows: number;
+  readonly pages: number;
 }
 
 export interface RunnerOptions {
@@ -228,7 +232,7 @@ async function commitUnsavedRecords(run: Run, plan: Plan): Promise<void> {
 }
 
 function reportProgress(run: Run, { job, tracker, result }: JobRun): void {
-  run.options.onProgress?.({ stream: job.stream.name, from: job.from, to: job.to, checkpoint: tracker.position(), rows: result.rows });
+  run.options.onProgress?.({ stream: job.stream.name, from: job.from, to: job.to, checkpoint: tracker.position(), committed: tracker.committedSpan(), rows: result.rows, pages: result.pages });
 }
 
 /** With --strict, an item that fails validation ends the run. */

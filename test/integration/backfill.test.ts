@@ -207,6 +207,11 @@ describe('backfill usage errors and interruption', () => {
     ]);
     const partial = await readWarehouse('duckdb', sinkPath);
     expect(partial.runs.map((r) => [r.command, r.status])).toEqual([['backfill', 'interrupted']]);
+    // The run's record says what it committed: every stored row, by stream.
+    const recorded = JSON.parse(String(partial.runs[0]!.rows)) as Record<string, number>;
+    const storedRows = (stream: StreamDefinition): number => stream.tables.reduce((sum, table) => sum + (partial.tables.get(table.name)?.length ?? 0), 0);
+    expect(Object.values(recorded).some((rows) => rows > 0)).toBe(true);
+    for (const stream of streams) expect(recorded[stream.name] ?? 0, stream.name).toBe(storedRows(stream));
     const reached = expectConsistentPrefix(devnet, partial);
     // It was stopped mid-run: some stream is short of the range's end.
     const bounds = boundsOf(devnet);

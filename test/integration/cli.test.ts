@@ -159,6 +159,33 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('a second writer on a %s warehous
   });
 });
 
+describe('a run without a terminal (cron)', () => {
+  const light = ['jetton_transfers', 'validator_events'];
+
+  it('prints nothing when it succeeds, so that cron mails only failures', async () => {
+    const sinkPath = work.sinkPath('duckdb', 'quiet');
+    const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, streams: light, name: 'quiet.yaml' });
+    const result = await runCli(['sync', pipeline], { cwd: work.dir });
+    expect(result.code, describeResult(result)).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('');
+  });
+
+  it('--log-level info brings back a JSON line per stream and one for the run, with the rows committed', async () => {
+    const sinkPath = work.sinkPath('duckdb', 'logged');
+    const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, streams: light, name: 'logged.yaml' });
+    const result = await runCli(['sync', pipeline, '--log-level', 'info'], { cwd: work.dir });
+    expect(result.code, describeResult(result)).toBe(0);
+    const lines = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as { msg: string; stream?: string; rows: unknown });
+    const snapshot = await readWarehouse('duckdb', sinkPath, { partial: true });
+    const stored = (name: string): number => streams.find((s) => s.name === name)!.tables.reduce((sum, table) => sum + (snapshot.tables.get(table.name)?.length ?? 0), 0);
+    const expected = Object.fromEntries(light.map((name) => [name, stored(name)]));
+    expect(Object.values(expected).every((rows) => rows > 0)).toBe(true);
+    expect(lines.filter((line) => line.msg === 'stream done').map((line) => [line.stream, line.rows]).sort()).toEqual(Object.entries(expected).sort());
+    expect(lines.filter((line) => line.msg === 'sync done').map((line) => line.rows)).toEqual([expected]);
+  });
+});
+
 describe('pipeline errors', () => {
   it('sync with an unknown stream name exits 2, names the place in the file and suggests the nearest stream', async () => {
     const sinkPath = work.sinkPath('duckdb', 'typo');

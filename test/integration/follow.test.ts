@@ -88,7 +88,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync --follow into %s', (kind) =
   it('logs a run that fails while the service is down, goes on, and stores everything once it is back', async () => {
     proxy.down();
     const file = await pipeline(`follow-${kind}`, proxy.url, kind, sinkPath(), LIGHT_STREAMS_YAML);
-    const follow = spawnCli(['sync', file, '--follow', '--interval', '0.2'], { cwd: work.dir });
+    const follow = spawnCli(['sync', file, '--follow', '--interval', '0.2', '--log-level', 'info'], { cwd: work.dir });
     try {
       await untilLogged(follow, (line) => line.msg.startsWith('sync failed (1 in a row)'), 'a failed run');
       devnet.grow(3);

@@ -59,6 +59,16 @@ describe('CheckpointTracker', () => {
     expect(tracker.advance(2, 30n)).toBe(30n);
   });
 
+  it('counts what every window committed, ahead of the checkpoint too (the progress a run shows)', () => {
+    const tracker = trackerOf(windows, 0n);
+    expect(tracker.committedSpan()).toBe(0n);
+    tracker.advance(1, 20n);
+    tracker.advance(2, 25n);
+    expect([tracker.position(), tracker.committedSpan()]).toEqual([0n, 15n]);
+    tracker.advance(0, 4n);
+    expect([tracker.position(), tracker.committedSpan()]).toEqual([4n, 19n]);
+  });
+
   it('never goes below the checkpoint it started from (re-scanned overlaps)', () => {
     const tracker = trackerOf(windows, 15n);
     expect(tracker.position()).toBe(15n);
