@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { createLogger } from '../core/logger.js';
-import { planBackfill } from '../run/plan.js';
+import { planBackfill, type Plan, type PlanContext } from '../run/plan.js';
+import { printDryRun } from './dry-run.js';
 import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
 import { reportRun } from './run-summary.js';
@@ -12,6 +13,7 @@ interface BackfillArgs extends PipelineArgs {
   from: string;
   to?: string;
   strict: boolean;
+  'dry-run': boolean;
 }
 
 export const backfillCommand: CommandModule<object, BackfillArgs> = {
@@ -22,6 +24,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
       from: { type: 'string', demandOption: true, describe: 'start: ISO date (2024-01-01), lt:<N> or mc:<seqno>' },
       to: { type: 'string', describe: 'end, exclusive, same forms as --from (default: the settled tip)' },
       strict: { type: 'boolean', default: false, describe: 'fail on the first item that fails validation instead of keeping it in _etl_rejects' },
+      'dry-run': { type: 'boolean', default: false, describe: 'print per stream the range, and the requests and time it would take (one probe page each); write nothing' },
     }) as never,
   handler: async (args) => {
     const from = parseChainPoint('--from', args.from);
@@ -29,9 +32,11 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     checkRange(from, to);
     const logger = createLogger(args['log-level']);
     const interrupt = interruptSignal();
-    const session = await openSession(args.pipeline, overridesOf(args), logger);
+    const plan = (ctx: PlanContext): Promise<Plan> => planBackfill(session.streams, { from, to }, ctx);
+    const session = await openSession(args.pipeline, overridesOf(args), logger, { openWarehouse: !args['dry-run'] });
+    if (args['dry-run']) return printDryRun(session, 'backfill', plan, interrupt);
     try {
-      const summary = await executeRun(session, 'backfill', (ctx) => planBackfill(session.streams, { from, to }, ctx), interrupt.signal, args.strict);
+      const summary = await executeRun(session, 'backfill', plan, interrupt.signal, args.strict);
       reportRun(logger, 'backfill', summary);
     } finally {
       await session.close();

@@ -8,6 +8,7 @@ import { activeRedactor } from '../core/secret-scope.js';
 import { runJobs, type JobProgress } from '../run/runner.js';
 import type { Plan, PlanContext } from '../run/plan.js';
 import type { Session } from './session.js';
+import type { Landmark } from '../extract/landmarks.js';
 import { ProgressReporter } from './progress.js';
 import { closeAbandonedRuns } from './abandoned-runs.js';
 import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './warehouse-scope.js';
@@ -61,9 +62,7 @@ export async function executeRun(
   };
   const started = performance.now();
   try {
-    // The actions re-scan starts below the previous checkpoint: read that far below the tip at once.
-    const reach = session.streams.some(({ stream }) => stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
-    const tip = await session.landmarks.settledTip(session.pipeline.lag.mcBlocks, { signal, reach });
+    const tip = await runTip(session, signal);
     await checkChain(session, stored, signal);
     const planned = await plan({ landmarks: session.landmarks, tip, stored, scopeOf: scopeRecorder(session, stored, tip), signal });
     const results = await runJobs(
@@ -84,4 +83,10 @@ export async function executeRun(
     await record(signal.aborted ? 'interrupted' : 'failed', message).catch(() => undefined);
     throw error;
   }
+}
+
+/** The run's frozen upper bound. The actions re-scan starts below the previous checkpoint: read that far below the tip at once. */
+export function runTip(session: Session, signal: AbortSignal): Promise<Landmark> {
+  const reach = session.streams.some(({ stream }) => stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
+  return session.landmarks.settledTip(session.pipeline.lag.mcBlocks, { signal, reach });
 }

@@ -5,7 +5,12 @@ import { InterruptedError } from '../core/errors.js';
  * as a unit. A second signal exits at once (the open transaction is then rolled back by DuckDB, a
  * Parquet commit's files are never in the manifest); the next run marks this run `abandoned`.
  */
-export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+export interface InterruptSignal {
+  readonly signal: AbortSignal;
+  dispose(): void;
+}
+
+export function interruptSignal(): InterruptSignal {
   const controller = new AbortController();
   const onSignal = (name: 'SIGINT' | 'SIGTERM') => (): void => {
     if (controller.signal.aborted) {

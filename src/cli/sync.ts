@@ -1,6 +1,8 @@
 import type { CommandModule } from 'yargs';
 import { createLogger } from '../core/logger.js';
-import { planSync } from '../run/plan.js';
+import { planSync, type Plan, type PlanContext } from '../run/plan.js';
+import { printDryRun } from './dry-run.js';
+import { ConfigError } from '../core/errors.js';
 import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
 import { reportRun } from './run-summary.js';
@@ -9,6 +11,7 @@ import { interruptSignal } from './signals.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 interface SyncArgs extends PipelineArgs {
+  'dry-run': boolean;
   follow: boolean;
   interval: number;
   strict: boolean;
@@ -26,13 +29,17 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
       },
       interval: { type: 'number', default: 5, describe: 'seconds between syncs with --follow' },
       strict: { type: 'boolean', default: false, describe: 'fail on the first item that fails validation instead of keeping it in _etl_rejects' },
+      'dry-run': { type: 'boolean', default: false, describe: 'print per stream the range, and the requests and time it would take (one probe page each); write nothing' },
     }) as never,
   handler: async (args) => {
+    if (args['dry-run'] && args.follow) throw new ConfigError('--dry-run plans one run: leave out --follow');
     const logger = createLogger(args['log-level']);
     const interrupt = interruptSignal();
-    const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow });
+    const plan = (ctx: PlanContext): Promise<Plan> => planSync(session.pipeline, session.streams, ctx);
+    const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow && !args['dry-run'] });
+    if (args['dry-run']) return printDryRun(session, 'sync', plan, interrupt);
     const sync = async (): Promise<void> => {
-      const summary = await executeRun(session, 'sync', (ctx) => planSync(session.pipeline, session.streams, ctx), interrupt.signal, args.strict);
+      const summary = await executeRun(session, 'sync', plan, interrupt.signal, args.strict);
       reportRun(logger, 'sync', summary);
     };
     try {

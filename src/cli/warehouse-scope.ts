@@ -11,8 +11,13 @@ import type { Session } from './session.js';
 
 /** Every stream's checkpoint row, decoded; rows of an earlier release's backfills (`backfill:…`) are no stream's. */
 export async function storedCheckpoints(sink: Sink): Promise<Map<string, StoredCheckpoint>> {
+  return decodedCheckpoints(await sink.readCheckpoints());
+}
+
+/** Checkpoint rows (stream → stored text), decoded; see `storedCheckpoints`. */
+export function decodedCheckpoints(rows: ReadonlyMap<string, string>): Map<string, StoredCheckpoint> {
   const stored = new Map<string, StoredCheckpoint>();
-  for (const [stream, text] of await sink.readCheckpoints()) {
+  for (const [stream, text] of rows) {
     if (!stream.includes(':')) stored.set(stream, { record: decodeCheckpoint(text), text });
   }
   return stored;
