@@ -8,29 +8,33 @@ import type { CommandModule } from 'yargs';
 import type { Logger } from 'pino';
 import { loadPipeline, type Pipeline } from '../config/index.js';
 import { createLogger } from '../core/logger.js';
-import { positionOf, type PlannedStream } from '../run/plan.js';
+import { positionOf, tipPosition, type PlannedStream } from '../run/plan.js';
 import type { PositionAxis } from '../core/stream.js';
 import { V3Api } from '../api/v3.js';
 import { Landmarks, type Landmark } from '../extract/landmarks.js';
 import { readWarehouseFacts } from '../load/read-only-warehouse.js';
 import { apiClient, plannedStreams, warehouseTables } from './session.js';
-import { streamStatus, streamStatusLines, type StreamStatus } from './stream-status.js';
+import { streamStatus, streamStatusLines, type Distance, type StreamStatus } from './stream-status.js';
+import { decodeCheckpoint } from '../core/checkpoint.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { activeRedactor } from '../core/secret-scope.js';
 
 /** How long status waits for the tip (and the start's position), all requests together. */
 const TIP_TIMEOUT_MS = 3000;
+/** Masterchain blocks below the tip read with it (a cron warehouse is rarely further behind). */
+const RECENT_BLOCKS = 100;
 
 interface StatusArgs extends PipelineArgs {
   json: boolean;
   offline: boolean;
 }
 
-/** What status knows of the chain: the settled tip, or why not, and the pipeline's start per axis. */
+/** What status knows of the chain: the settled tip, or why not, the pipeline's start per axis, and each checkpoint's distance to the tip. */
 interface ChainFacts {
   readonly tip: Landmark | undefined;
   readonly unknownBecause: string | undefined;
   readonly starts: ReadonlyMap<PositionAxis, bigint>;
+  readonly distances: ReadonlyMap<string, Distance>;
 }
 
 export const statusCommand: CommandModule<object, StatusArgs> = {
@@ -47,12 +51,12 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     const streams = plannedStreams(pipeline);
     // The warehouse is read and closed before the API is asked: a sync starting meanwhile waits for readers.
     const stored = await readWarehouseFacts(pipeline.sink.kind, pipeline.sink.path, warehouseTables(streams));
-    const chain = args.offline ? offlineFacts(pipeline) : await askChain(pipeline, streams, logger);
+    const chain = args.offline ? offlineFacts(pipeline) : await askChain(pipeline, streams, stored.checkpoints, logger);
     const report: StatusReport = {
       pipeline: pipeline.file,
       sink: pipeline.sink,
       tip: chain.tip === undefined ? { error: chain.unknownBecause ?? 'unknown' } : { seqno: chain.tip.seqno, end_lt: chain.tip.endLt.toString(), utime: chain.tip.utime },
-      streams: streams.map(({ stream }) => streamStatus(stream, stored.checkpoints.get(stream.name), chain.tip, chain.starts.get(stream.axis))),
+      streams: streams.map(({ stream }) => streamStatus(stream, stored.checkpoints.get(stream.name), chain.tip, chain.starts.get(stream.axis), chain.distances.get(stream.name))),
       tables: stored.rows,
       rejects: stored.rejects,
       runs: stored.runs,
@@ -77,18 +81,19 @@ function offlineFacts(pipeline: Pipeline): ChainFacts {
   const starts = new Map<PositionAxis, bigint>();
   if (pipeline.start.kind === 'lt') starts.set('lt', pipeline.start.lt);
   if (pipeline.start.kind === 'utime') starts.set('utime', BigInt(pipeline.start.utime));
-  return { tip: undefined, unknownBecause: 'offline', starts };
+  return { tip: undefined, unknownBecause: 'offline', starts, distances: new Map() };
 }
 
-/** The settled tip and the start's positions, asked once each within TIP_TIMEOUT_MS, without retries. */
-async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], logger: Logger): Promise<ChainFacts> {
+/** The settled tip, the start's positions and the checkpoints' blocks, asked once each within TIP_TIMEOUT_MS, without retries. */
+async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], checkpoints: ReadonlyMap<string, string>, logger: Logger): Promise<ChainFacts> {
   const offline = offlineFacts(pipeline);
   const http = apiClient(pipeline, logger, { timeoutMs: TIP_TIMEOUT_MS, maxRetries: 0 });
   const landmarks = new Landmarks(new V3Api(http));
   const signal = AbortSignal.timeout(TIP_TIMEOUT_MS);
   let tip: Landmark;
   try {
-    tip = await landmarks.settledTip(pipeline.lag.mcBlocks, { signal });
+    // The blocks below the tip come with it: a checkpoint among them costs no request to place.
+    tip = await landmarks.settledTip(pipeline.lag.mcBlocks, { signal, reach: RECENT_BLOCKS });
   } catch (error) {
     return { ...offline, unknownBecause: signal.aborted ? `no answer within ${TIP_TIMEOUT_MS / 1000} s` : error instanceof Error ? error.message : String(error) };
   }
@@ -101,7 +106,31 @@ async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], l
       if (position !== undefined) starts.set(axis, position);
     }
   }
-  return { tip, unknownBecause: undefined, starts };
+  const distances = new Map<string, Distance>();
+  for (const { stream } of streams) {
+    const stored = checkpoints.get(stream.name);
+    if (stored === undefined) continue;
+    // Without it, status shows the distance in positions only.
+    const distance = await distanceToTip(landmarks, stream.axis, decodeCheckpoint(stored).position, tip, signal).catch(() => undefined);
+    if (distance !== undefined) distances.set(stream.name, distance);
+  }
+  return { tip, unknownBecause: undefined, starts, distances };
+}
+
+/**
+ * The masterchain blocks after the one that holds the checkpoint (lt), or after its second (utime),
+ * up to the settled tip, and the seconds between them.
+ */
+async function distanceToTip(landmarks: Landmarks, axis: PositionAxis, position: bigint, tip: Landmark, signal: AbortSignal): Promise<Distance | undefined> {
+  if (axis === 'utime') {
+    // The tip's own second is held back (tipPosition): its blocks are not counted.
+    const seconds = Number(tipPosition(tip, 'utime') - position);
+    if (seconds <= 0) return { blocks: 0, seconds: 0 };
+    const next = await landmarks.atOrAfterUtime(Number(position) + 1, signal);
+    return { blocks: next === undefined || next.utime >= tip.utime ? 0 : tip.seqno - next.seqno, seconds };
+  }
+  const block = position >= tip.endLt ? tip : await landmarks.holdingLt(position, signal);
+  return block === undefined ? undefined : { blocks: tip.seqno - block.seqno, seconds: tip.utime - block.utime };
 }
 
 function formatStatus(report: StatusReport): string {

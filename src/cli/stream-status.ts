@@ -8,6 +8,7 @@ import type { Range } from '../core/coverage.js';
 import { tipPosition } from '../run/plan.js';
 import type { PositionAxis, StreamDefinition } from '../core/stream.js';
 import type { Landmark } from '../extract/landmarks.js';
+import { formatSeconds } from './duration.js';
 
 /** A range as status prints it (decimal strings: lts exceed JSON's safe integers). */
 export interface ReportedRange {
@@ -27,22 +28,36 @@ export interface StreamStatus {
   readonly checkpoint: string | null;
   /** Positions between the checkpoint and the settled tip; null when either is unknown. */
   readonly behind: string | null;
+  /** Masterchain blocks and seconds between the checkpoint's block and the settled tip; null when unknown. */
+  readonly behind_blocks: number | null;
+  readonly behind_seconds: number | null;
   /** Null for a checkpoint of an earlier release, which did not record what it covers. */
   readonly covered: readonly ReportedRange[] | null;
   readonly holes: readonly ReportedHole[];
 }
 
+/** How far a checkpoint is from the settled tip in masterchain blocks and seconds. */
+export interface Distance {
+  readonly blocks: number;
+  readonly seconds: number;
+}
+
 /**
  * `start` is the pipeline's start on the stream's axis, when known: a hole below the first covered
- * range begins there, and holes after it are the next sync's to fill.
+ * range begins there, and holes after it are the next sync's to fill. `distance`: the checkpoint's
+ * distance to the tip, when it could be asked.
  */
-export function streamStatus(stream: StreamDefinition, stored: string | undefined, tip: Landmark | undefined, start?: bigint): StreamStatus {
+export function streamStatus(stream: StreamDefinition, stored: string | undefined, tip: Landmark | undefined, start?: bigint, distance?: Distance): StreamStatus {
   const base = { stream: stream.name, axis: stream.axis };
-  if (stored === undefined) return { ...base, checkpoint: null, behind: null, covered: [], holes: [] };
+  if (stored === undefined) return { ...base, checkpoint: null, behind: null, behind_blocks: null, behind_seconds: null, covered: [], holes: [] };
   const record = decodeCheckpoint(stored);
-  const behind = tip === undefined ? null : (tipPosition(tip, stream.axis) - record.position).toString();
+  const behind = {
+    behind: tip === undefined ? null : (tipPosition(tip, stream.axis) - record.position).toString(),
+    behind_blocks: tip === undefined ? null : (distance?.blocks ?? null),
+    behind_seconds: tip === undefined ? null : (distance?.seconds ?? null),
+  };
   // Rows of this release always record their scope; one without it is an earlier release's.
-  if (record.scope === undefined) return { ...base, checkpoint: record.position.toString(), behind, covered: null, holes: [] };
+  if (record.scope === undefined) return { ...base, checkpoint: record.position.toString(), ...behind, covered: null, holes: [] };
   const ranges = record.covered.ranges;
   const holes: Range[] = record.covered.holes();
   const first = ranges[0];
@@ -50,7 +65,7 @@ export function streamStatus(stream: StreamDefinition, stored: string | undefine
   return {
     ...base,
     checkpoint: record.position.toString(),
-    behind,
+    ...behind,
     covered: ranges.map(reported),
     holes: holes.map((hole) => ({ ...reported(hole), next_sync_fills: start !== undefined && hole.from >= start })),
   };
@@ -60,7 +75,8 @@ export function streamStatus(stream: StreamDefinition, stored: string | undefine
 export function streamStatusLines(status: StreamStatus, pipelineFile: string): string[] {
   const unit = status.axis === 'lt' ? 'lt' : 's';
   const holes = status.holes.length === 0 ? '' : `, ${status.holes.length} ${status.holes.length === 1 ? 'hole' : 'holes'} (below)`;
-  const behind = status.checkpoint === null ? 'not loaded yet' : `${status.behind === null ? '?' : `${status.behind} ${unit}`}${holes}`;
+  const distance = status.behind_blocks === null || status.behind_seconds === null ? '' : ` (${status.behind_blocks} blocks, ${formatSeconds(status.behind_seconds)})`;
+  const behind = status.checkpoint === null ? 'not loaded yet' : `${status.behind === null ? '?' : `${status.behind} ${unit}${distance}`}${holes}`;
   const lines = [`${status.stream.padEnd(18)} ${(status.checkpoint ?? 'none').padEnd(21)} ${behind}`];
   if (status.checkpoint === null) return lines;
   lines.push(`  covered ${describeCovered(status.covered)}`);

@@ -73,6 +73,11 @@ export class Landmarks {
 
   /** The first masterchain block generated at or after `utime`; undefined when it is beyond the tip. */
   async atOrAfterUtime(utime: number, signal?: AbortSignal): Promise<Landmark | undefined> {
+    // A known block at or after `utime` whose known predecessor is before it is the answer.
+    for (const block of this.#recent.values()) {
+      const before = this.#recent.get(block.seqno - 1);
+      if (block.utime >= utime && before !== undefined && before.utime < utime) return block;
+    }
     return this.first({ start_utime: utime, sort: 'asc' }, signal);
   }
 

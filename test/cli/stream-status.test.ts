@@ -17,22 +17,24 @@ function stored(position: bigint, ranges: Range[]): string {
 describe('streamStatus', () => {
   it('a stream never loaded: no checkpoint, nothing covered, no distance', () => {
     const status = streamStatus(lt, undefined, TIP, 10n);
-    expect(status).toEqual({ stream: 'jetton_transfers', axis: 'lt', checkpoint: null, behind: null, covered: [], holes: [] });
+    expect(status).toEqual({ stream: 'jetton_transfers', axis: 'lt', checkpoint: null, behind: null, behind_blocks: null, behind_seconds: null, covered: [], holes: [] });
     expect(streamStatusLines(status, 'p.yaml')).toEqual([`jetton_transfers   ${'none'.padEnd(21)} not loaded yet`]);
   });
 
   it("holes between covered ranges and after the start are the next sync's; the distance stands beside them", () => {
-    const status = streamStatus(lt, stored(90n, [{ from: 20n, to: 40n }, { from: 61n, to: 90n }]), TIP, 10n);
+    const status = streamStatus(lt, stored(90n, [{ from: 20n, to: 40n }, { from: 61n, to: 90n }]), TIP, 10n, { blocks: 2, seconds: 95 });
     expect(status).toEqual({
       stream: 'jetton_transfers',
       axis: 'lt',
       checkpoint: '90',
       behind: '10',
+      behind_blocks: 2,
+      behind_seconds: 95,
       covered: [{ from: '20', to: '40' }, { from: '61', to: '90' }],
       holes: [{ from: '10', to: '19', next_sync_fills: true }, { from: '41', to: '60', next_sync_fills: true }],
     });
     expect(streamStatusLines(status, 'p.yaml')).toEqual([
-      `jetton_transfers   ${'90'.padEnd(21)} 10 lt, 2 holes (below)`,
+      `jetton_transfers   ${'90'.padEnd(21)} 10 lt (2 blocks, 1m35s), 2 holes (below)`,
       '  covered 20..40, 61..90',
       '  hole 10..19 not loaded; the next sync fills it',
       '  hole 41..60 not loaded; the next sync fills it',
@@ -52,8 +54,8 @@ describe('streamStatus', () => {
   });
 
   it('on the utime axis the backfill takes dates; without the tip the distance is unknown', () => {
-    const status = streamStatus(utime, stored(1_767_225_699n, [{ from: 1_767_225_600n, to: 1_767_225_609n }, { from: 1_767_225_660n, to: 1_767_225_699n }]), undefined);
-    expect(status.behind).toBeNull();
+    const status = streamStatus(utime, stored(1_767_225_699n, [{ from: 1_767_225_600n, to: 1_767_225_609n }, { from: 1_767_225_660n, to: 1_767_225_699n }]), undefined, undefined, { blocks: 1, seconds: 1 });
+    expect([status.behind, status.behind_blocks, status.behind_seconds]).toEqual([null, null, null]);
     expect(streamStatusLines(status, 'p.yaml')).toEqual([
       `validator_events   ${'1767225699'.padEnd(21)} ?, 1 hole (below)`,
       '  covered 1767225600..1767225609, 1767225660..1767225699',

@@ -42,7 +42,7 @@ interface StatusJson {
   pipeline: string;
   sink: { kind: string; path: string; retainSupersededMinutes: number; waitForReadersSeconds: number };
   tip: { seqno: number; end_lt: string; utime: number };
-  streams: { stream: string; axis: string; checkpoint: string | null; behind: string | null; covered: unknown[]; holes: unknown[] }[];
+  streams: { stream: string; axis: string; checkpoint: string | null; behind: string | null; behind_blocks: number | null; behind_seconds: number | null; covered: unknown[]; holes: unknown[] }[];
   tables: Record<string, number>;
   rejects: number;
   runs: { command: string; status: string; started_at: string; ended_at: string | null; rows: unknown; error: string | null }[];
@@ -85,8 +85,8 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
     expect(lines[0]).toBe(`pipeline ${pipeline} → ${kind} ${sinkPath}`);
     expect(lines).toContain(`settled tip: masterchain ${tip.seqno}, lt ${tip.endLt}`);
     for (const stream of selected) {
-      const line = lines.find((l) => l.startsWith(`${stream.name} `) && l.trim().split(/\s+/).length === 4);
-      expect(line?.trim().split(/\s+/), stream.name).toEqual([stream.name, String(tipPositionOf(tip, stream)), '0', stream.axis === 'lt' ? 'lt' : 's']);
+      const line = lines.find((l) => l.startsWith(`${stream.name} `) && l.trim().split(/\s+/).length === 7);
+      expect(line?.trim().split(/\s+/), stream.name).toEqual([stream.name, String(tipPositionOf(tip, stream)), '0', stream.axis === 'lt' ? 'lt' : 's', '(0', 'blocks,', '0s)']);
       expect(lines[lines.indexOf(line!) + 1], stream.name).toBe(`  covered ${positionAt(first, stream)}..${tipPositionOf(tip, stream)}`);
     }
     for (const [table, count] of Object.entries(counts)) {
@@ -112,6 +112,8 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
         axis: stream.axis,
         checkpoint: String(tipPositionOf(tip, stream)),
         behind: '0',
+        behind_blocks: 0,
+        behind_seconds: 0,
         covered: [{ from: String(positionAt(first, stream)), to: String(tipPositionOf(tip, stream)) }],
         holes: [],
       })),

@@ -127,6 +127,8 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind
         axis: stream.axis,
         checkpoint: String(tipPositionOf(tipBlock(devnet), stream)),
         behind: null,
+        behind_blocks: null,
+        behind_seconds: null,
         ...expectedCoverage(stream),
       })),
     );
@@ -149,7 +151,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind
       const { covered, holes } = expectedCoverage(stream);
       const unit = stream.axis === 'lt' ? 'lt' : 's';
       const at = lines.findIndex((line) => line.startsWith(`${stream.name} `));
-      expect(lines[at]!.split(/\s+/), stream.name).toEqual([stream.name, String(tipPositionOf(tipBlock(devnet), stream)), '0', `${unit},`, '1', 'hole', '(below)']);
+      expect(lines[at]!.split(/\s+/), stream.name).toEqual([stream.name, String(tipPositionOf(tipBlock(devnet), stream)), '0', unit, '(0', 'blocks,', '0s),', '1', 'hole', '(below)']);
       expect(lines[at + 1]).toBe(`  covered ${covered!.map((r) => `${r.from}..${r.to}`).join(', ')}`);
       const hole = new RegExp(`^  hole ${holes[0]!.from}\\.\\.${holes[0]!.to} not loaded; fill it: chain-etl backfill ${file} (--from \\S+ --to \\S+)$`);
       expect(lines[at + 2]).toMatch(hole);
@@ -176,6 +178,29 @@ describe('status takes no writer lock', () => {
       expect(result.stdout).toContain('\nsettled tip: unknown (offline); distances to it are not shown\n');
     } finally {
       await writer.release();
+    }
+  });
+});
+
+describe('the distance to the tip', () => {
+  it('counts the masterchain blocks and seconds a synced warehouse is behind once the chain grew', async () => {
+    const growing = await startTestDevnet({ seed: SEED + 1, blocks: BLOCKS });
+    try {
+      const sinkPath = work.sinkPath('duckdb', 'behind');
+      const file = await pipeline('behind', growing.url, 'duckdb', sinkPath);
+      await setUp(['sync', file]);
+      const synced = tipBlock(growing);
+      growing.grow(3);
+      const tip = tipBlock(growing);
+      const result = await run(['status', file, '--json']);
+      expect(result.code, describeResult(result)).toBe(0);
+      const report = JSON.parse(result.stdout) as StatusJson;
+      expect(report.tip).toMatchObject({ seqno: synced.seqno + 3 });
+      const distances = report.streams.map((s) => [s.stream, s.behind_blocks, s.behind_seconds]);
+      expect(distances).toEqual(LIGHT.map((stream) => [stream.name, 3, tip.utime - synced.utime]));
+      expect(tip.utime - synced.utime).toBeGreaterThan(0);
+    } finally {
+      await growing.close();
     }
   });
 });
