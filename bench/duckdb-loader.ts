@@ -43,22 +43,25 @@ const TRANSACTION = `STRUCT(account VARCHAR, hash VARCHAR, lt UBIGINT, now BIGIN
   account_state_before ${STATE}, account_state_after ${STATE}, emulated BOOLEAN, finality VARCHAR)`;
 const ADDRESS_BOOK = 'MAP(VARCHAR, STRUCT(user_friendly VARCHAR, domain VARCHAR, interfaces VARCHAR[]))';
 
+/** The UTC day of the transaction `t`, as the tables' `block_date`. */
+const BLOCK_DATE = "CAST(to_timestamp(t.now) AT TIME ZONE 'UTC' AS DATE)";
+
 /** Column → SQL over `t` (a transaction) for the transactions table. */
 const transactionColumns: Record<string, string> = {
-  hash: 't.hash',
-  hash_hex: 'lower(hex(from_base64(t.hash)))',
+  tx_hash: 't.hash',
+  tx_hash_hex: 'lower(hex(from_base64(t.hash)))',
   account: 'upper(t.account)',
-  lt: 't.lt',
-  now: 'to_timestamp(t.now)',
-  now_unix: 't.now',
+  tx_lt: 't.lt',
+  tx_time: 'to_timestamp(t.now)',
+  block_date: BLOCK_DATE,
   mc_block_seqno: 't.mc_block_seqno',
   block_workchain: 't.block_ref.workchain',
   block_shard: 't.block_ref.shard',
   block_seqno: 't.block_ref.seqno',
   trace_id: 't.trace_id',
   trace_external_hash: 't.trace_external_hash',
-  prev_trans_hash: 't.prev_trans_hash',
-  prev_trans_lt: 't.prev_trans_lt',
+  prev_tx_hash: 't.prev_trans_hash',
+  prev_tx_lt: 't.prev_trans_lt',
   orig_status: 't.orig_status',
   end_status: 't.end_status',
   total_fees: amount('t.total_fees'),
@@ -121,7 +124,8 @@ const messageColumns: Record<string, string> = {
   direction: 'direction',
   msg_hash: 'm.hash',
   tx_lt: 't.lt',
-  tx_now: 'to_timestamp(t.now)',
+  tx_time: 'to_timestamp(t.now)',
+  block_date: BLOCK_DATE,
   trace_id: 't.trace_id',
   source: 'upper(m.source)',
   destination: 'upper(m.destination)',
@@ -130,7 +134,7 @@ const messageColumns: Record<string, string> = {
   ihr_fee: amount('m.ihr_fee'),
   import_fee: amount('m.import_fee'),
   created_lt: 'CAST(m.created_lt AS UBIGINT)',
-  created_at: 'to_timestamp(CAST(m.created_at AS BIGINT))',
+  created_time: 'to_timestamp(CAST(m.created_at AS BIGINT))',
   opcode: 'CAST(m.opcode AS BIGINT)',
   decoded_opcode: 'm.decoded_opcode',
   bounce: 'm.bounce',
@@ -185,7 +189,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await connection.run('COMMIT');
   if (values.parquet !== undefined) {
     for (const table of tables) {
-      const day = table.partitionBy === undefined ? undefined : table.name === 'messages' ? 'tx_now' : 'now';
+      const day = table.partitionBy === undefined ? undefined : 'tx_time';
       const target = quotedString(join(values.parquet, table.name));
       await connection.run(
         day === undefined

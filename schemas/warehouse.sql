@@ -1,22 +1,22 @@
 -- chain-etl warehouse (DuckDB): tables, documentation and views.
 -- Generated from the table definitions in src/ by renderSchemaFiles() (src/streams/schema-files.ts); do not edit. Regenerate with `npm run generate`.
 
--- Key ("hash"): unique, kept so by chain-etl's delete-then-insert; no index.
+-- Key ("tx_hash"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "transactions" (
-  "hash" VARCHAR NOT NULL,
-  "hash_hex" VARCHAR NOT NULL,
+  "tx_hash" VARCHAR NOT NULL,
+  "tx_hash_hex" VARCHAR NOT NULL,
   "account" VARCHAR NOT NULL,
-  "lt" UBIGINT NOT NULL,
-  "now" TIMESTAMPTZ NOT NULL,
-  "now_unix" BIGINT NOT NULL,
+  "tx_lt" UBIGINT NOT NULL,
+  "tx_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
   "mc_block_seqno" INTEGER,
   "block_workchain" INTEGER,
   "block_shard" VARCHAR,
   "block_seqno" INTEGER,
   "trace_id" VARCHAR,
   "trace_external_hash" VARCHAR,
-  "prev_trans_hash" VARCHAR NOT NULL,
-  "prev_trans_lt" UBIGINT NOT NULL,
+  "prev_tx_hash" VARCHAR NOT NULL,
+  "prev_tx_lt" UBIGINT NOT NULL,
   "orig_status" VARCHAR NOT NULL,
   "end_status" VARCHAR NOT NULL,
   "total_fees" DECIMAL(38,0) NOT NULL,
@@ -72,20 +72,20 @@ CREATE TABLE IF NOT EXISTS "transactions" (
   "emulated" BOOLEAN
 );
 COMMENT ON TABLE "transactions" IS 'One row per transaction, with its description phases and the account state before and after it.';
-COMMENT ON COLUMN "transactions"."hash" IS 'Transaction hash (base64), the API form and the key.';
-COMMENT ON COLUMN "transactions"."hash_hex" IS 'The same hash in lower-case hex, as explorers print it.';
+COMMENT ON COLUMN "transactions"."tx_hash" IS 'Transaction hash (base64), the API form and the key.';
+COMMENT ON COLUMN "transactions"."tx_hash_hex" IS 'The same hash in lower-case hex, as explorers print it.';
 COMMENT ON COLUMN "transactions"."account" IS 'Account the transaction ran on.';
-COMMENT ON COLUMN "transactions"."lt" IS 'Logical time of the transaction; unique per account, not across accounts.';
-COMMENT ON COLUMN "transactions"."now" IS 'Block time of the transaction.';
-COMMENT ON COLUMN "transactions"."now_unix" IS 'Block time as unix seconds (the form of the API utime filters).';
+COMMENT ON COLUMN "transactions"."tx_lt" IS 'Logical time of the transaction; unique per account, not across accounts.';
+COMMENT ON COLUMN "transactions"."tx_time" IS 'Block time of the transaction (epoch(tx_time) gives the unix seconds of the API utime filters).';
+COMMENT ON COLUMN "transactions"."block_date" IS 'UTC day of tx_time.';
 COMMENT ON COLUMN "transactions"."mc_block_seqno" IS 'Masterchain block that committed the transaction (null while not committed).';
 COMMENT ON COLUMN "transactions"."block_workchain" IS 'Workchain of the block holding the transaction.';
 COMMENT ON COLUMN "transactions"."block_shard" IS 'Shard of that block as unsigned hex, e.g. 8000000000000000.';
 COMMENT ON COLUMN "transactions"."block_seqno" IS 'Seqno of that block in its shard.';
 COMMENT ON COLUMN "transactions"."trace_id" IS 'Trace (tree of transactions caused by one external message) it belongs to.';
 COMMENT ON COLUMN "transactions"."trace_external_hash" IS 'Hash of the external message that started the trace, when there is one.';
-COMMENT ON COLUMN "transactions"."prev_trans_hash" IS 'Hash of the account''s previous transaction (all zero bytes for the first).';
-COMMENT ON COLUMN "transactions"."prev_trans_lt" IS 'Logical time of the account''s previous transaction (0 for the first).';
+COMMENT ON COLUMN "transactions"."prev_tx_hash" IS 'Hash of the account''s previous transaction (all zero bytes for the first).';
+COMMENT ON COLUMN "transactions"."prev_tx_lt" IS 'Logical time of the account''s previous transaction (0 for the first).';
 COMMENT ON COLUMN "transactions"."orig_status" IS 'Account status before: uninit, frozen, active or nonexist.';
 COMMENT ON COLUMN "transactions"."end_status" IS 'Account status after: uninit, frozen, active or nonexist.';
 COMMENT ON COLUMN "transactions"."total_fees" IS 'Total fees paid, nanoton.';
@@ -146,7 +146,8 @@ CREATE TABLE IF NOT EXISTS "messages" (
   "direction" VARCHAR NOT NULL,
   "msg_hash" VARCHAR NOT NULL,
   "tx_lt" UBIGINT NOT NULL,
-  "tx_now" TIMESTAMPTZ NOT NULL,
+  "tx_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
   "trace_id" VARCHAR,
   "source" VARCHAR,
   "destination" VARCHAR,
@@ -155,7 +156,7 @@ CREATE TABLE IF NOT EXISTS "messages" (
   "ihr_fee" DECIMAL(38,0),
   "import_fee" DECIMAL(38,0),
   "created_lt" UBIGINT,
-  "created_at" TIMESTAMPTZ,
+  "created_time" TIMESTAMPTZ,
   "opcode" BIGINT,
   "decoded_opcode" VARCHAR,
   "bounce" BOOLEAN,
@@ -168,11 +169,12 @@ CREATE TABLE IF NOT EXISTS "messages" (
   "msg_hash_norm" VARCHAR
 );
 COMMENT ON TABLE "messages" IS 'One row per message of a transaction: its inbound message (direction in) and each outbound one (direction out). An internal message appears twice, as out of the sending transaction and as in of the receiving one.';
-COMMENT ON COLUMN "messages"."tx_hash" IS 'Transaction the message belongs to (joins transactions.hash).';
+COMMENT ON COLUMN "messages"."tx_hash" IS 'Transaction the message belongs to (joins transactions.tx_hash).';
 COMMENT ON COLUMN "messages"."direction" IS 'in (the message the transaction received) or out (a message it sent).';
 COMMENT ON COLUMN "messages"."msg_hash" IS 'Message hash (base64).';
 COMMENT ON COLUMN "messages"."tx_lt" IS 'Logical time of the transaction.';
-COMMENT ON COLUMN "messages"."tx_now" IS 'Block time of the transaction.';
+COMMENT ON COLUMN "messages"."tx_time" IS 'Block time of the transaction.';
+COMMENT ON COLUMN "messages"."block_date" IS 'UTC day of tx_time.';
 COMMENT ON COLUMN "messages"."trace_id" IS 'Trace of the transaction.';
 COMMENT ON COLUMN "messages"."source" IS 'Sender; null for an external inbound message.';
 COMMENT ON COLUMN "messages"."destination" IS 'Receiver; null for an external outbound message (log).';
@@ -181,7 +183,7 @@ COMMENT ON COLUMN "messages"."fwd_fee" IS 'Forwarding fee, nanoton.';
 COMMENT ON COLUMN "messages"."ihr_fee" IS 'Instant hypercube routing fee, nanoton.';
 COMMENT ON COLUMN "messages"."import_fee" IS 'Import fee of an external inbound message, nanoton.';
 COMMENT ON COLUMN "messages"."created_lt" IS 'Logical time the message was created at; null for external inbound messages.';
-COMMENT ON COLUMN "messages"."created_at" IS 'Time the message was created at; null for external inbound messages.';
+COMMENT ON COLUMN "messages"."created_time" IS 'Time the message was created at; null for external inbound messages.';
 COMMENT ON COLUMN "messages"."opcode" IS 'First 32 bits of the body as an unsigned integer (0 … 4294967295), e.g. 260734629 for 0x0f8a7ea5 (printf(''0x%08x'', opcode) prints the hex form); null when the body is shorter.';
 COMMENT ON COLUMN "messages"."decoded_opcode" IS 'Name the indexer gives the opcode, e.g. jetton_transfer, text_comment.';
 COMMENT ON COLUMN "messages"."bounce" IS 'Bounceable message.';
@@ -201,10 +203,11 @@ CREATE TABLE IF NOT EXISTS "actions" (
   "success" BOOLEAN,
   "start_lt" UBIGINT NOT NULL,
   "end_lt" UBIGINT NOT NULL,
-  "start_utime" TIMESTAMPTZ NOT NULL,
-  "end_utime" TIMESTAMPTZ NOT NULL,
+  "start_time" TIMESTAMPTZ NOT NULL,
+  "end_time" TIMESTAMPTZ NOT NULL,
   "trace_end_lt" UBIGINT NOT NULL,
-  "trace_end_utime" TIMESTAMPTZ NOT NULL,
+  "trace_end_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
   "trace_mc_seqno_end" INTEGER NOT NULL,
   "trace_external_hash" VARCHAR,
   "trace_external_hash_norm" VARCHAR,
@@ -224,10 +227,11 @@ COMMENT ON COLUMN "actions"."type" IS 'Action type, e.g. ton_transfer, jetton_tr
 COMMENT ON COLUMN "actions"."success" IS 'Whether the action succeeded.';
 COMMENT ON COLUMN "actions"."start_lt" IS 'Logical time of its first transaction.';
 COMMENT ON COLUMN "actions"."end_lt" IS 'Logical time of its last transaction.';
-COMMENT ON COLUMN "actions"."start_utime" IS 'Time of its first transaction.';
-COMMENT ON COLUMN "actions"."end_utime" IS 'Time of its last transaction.';
+COMMENT ON COLUMN "actions"."start_time" IS 'Time of its first transaction.';
+COMMENT ON COLUMN "actions"."end_time" IS 'Time of its last transaction.';
 COMMENT ON COLUMN "actions"."trace_end_lt" IS 'Logical time at which the whole trace completed: the position the stream pages by.';
-COMMENT ON COLUMN "actions"."trace_end_utime" IS 'Time at which the whole trace completed.';
+COMMENT ON COLUMN "actions"."trace_end_time" IS 'Time at which the whole trace completed.';
+COMMENT ON COLUMN "actions"."block_date" IS 'UTC day of trace_end_time.';
 COMMENT ON COLUMN "actions"."trace_mc_seqno_end" IS 'Masterchain block in which the trace completed.';
 COMMENT ON COLUMN "actions"."trace_external_hash" IS 'Hash of the external message that started the trace.';
 COMMENT ON COLUMN "actions"."trace_external_hash_norm" IS 'Normalised hash of that external message.';
@@ -246,21 +250,24 @@ CREATE TABLE IF NOT EXISTS "action_accounts" (
   "account" VARCHAR NOT NULL,
   "trace_id" VARCHAR NOT NULL,
   "trace_end_lt" UBIGINT NOT NULL,
-  "trace_end_utime" TIMESTAMPTZ NOT NULL
+  "trace_end_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL
 );
 COMMENT ON TABLE "action_accounts" IS 'One row per account an action involves (wallets, jetton wallets, masters, pools…): the way to find the actions of an account.';
 COMMENT ON COLUMN "action_accounts"."action_id" IS 'The action (joins actions.action_id).';
 COMMENT ON COLUMN "action_accounts"."account" IS 'An account the action involves.';
 COMMENT ON COLUMN "action_accounts"."trace_id" IS 'Trace of the action; rows are replaced per trace like actions.';
 COMMENT ON COLUMN "action_accounts"."trace_end_lt" IS 'Logical time at which the trace completed.';
-COMMENT ON COLUMN "action_accounts"."trace_end_utime" IS 'Time at which the trace completed.';
+COMMENT ON COLUMN "action_accounts"."trace_end_time" IS 'Time at which the trace completed.';
+COMMENT ON COLUMN "action_accounts"."block_date" IS 'UTC day of trace_end_time.';
 
--- Key ("transaction_hash"): unique, kept so by chain-etl's delete-then-insert; no index.
+-- Key ("tx_hash"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "jetton_transfers" (
-  "transaction_hash" VARCHAR NOT NULL,
-  "transaction_lt" UBIGINT NOT NULL,
-  "transaction_now" TIMESTAMPTZ NOT NULL,
-  "transaction_aborted" BOOLEAN,
+  "tx_hash" VARCHAR NOT NULL,
+  "tx_lt" UBIGINT NOT NULL,
+  "tx_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
+  "tx_aborted" BOOLEAN,
   "query_id" UBIGINT NOT NULL,
   "jetton_master" VARCHAR,
   "source" VARCHAR,
@@ -275,10 +282,11 @@ CREATE TABLE IF NOT EXISTS "jetton_transfers" (
   "trace_id" VARCHAR
 );
 COMMENT ON TABLE "jetton_transfers" IS 'One row per jetton transfer, keyed by the transaction of the sending jetton wallet. Amounts are raw jetton units (not scaled by decimals).';
-COMMENT ON COLUMN "jetton_transfers"."transaction_hash" IS 'Transaction of the sending jetton wallet that processed the transfer (the key).';
-COMMENT ON COLUMN "jetton_transfers"."transaction_lt" IS 'Logical time of that transaction.';
-COMMENT ON COLUMN "jetton_transfers"."transaction_now" IS 'Block time of that transaction.';
-COMMENT ON COLUMN "jetton_transfers"."transaction_aborted" IS 'Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).';
+COMMENT ON COLUMN "jetton_transfers"."tx_hash" IS 'Transaction of the sending jetton wallet that processed the transfer (the key).';
+COMMENT ON COLUMN "jetton_transfers"."tx_lt" IS 'Logical time of that transaction.';
+COMMENT ON COLUMN "jetton_transfers"."tx_time" IS 'Block time of that transaction.';
+COMMENT ON COLUMN "jetton_transfers"."block_date" IS 'UTC day of tx_time.';
+COMMENT ON COLUMN "jetton_transfers"."tx_aborted" IS 'Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).';
 COMMENT ON COLUMN "jetton_transfers"."query_id" IS 'Query id the sender chose (u64).';
 COMMENT ON COLUMN "jetton_transfers"."jetton_master" IS 'Jetton master (the token).';
 COMMENT ON COLUMN "jetton_transfers"."source" IS 'Owner of the sending jetton wallet.';
@@ -292,13 +300,14 @@ COMMENT ON COLUMN "jetton_transfers"."comment" IS 'Text comment of the forward p
 COMMENT ON COLUMN "jetton_transfers"."custom_payload" IS 'Custom payload as a base64 BoC.';
 COMMENT ON COLUMN "jetton_transfers"."trace_id" IS 'Trace of the transfer.';
 
--- Key ("tx_hash", "type", "stake_holder_address"): unique, kept so by chain-etl's delete-then-insert; no index.
+-- Key ("tx_hash", "type", "stake_holder"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "validator_events" (
   "tx_hash" VARCHAR NOT NULL,
   "type" VARCHAR NOT NULL,
-  "stake_holder_address" VARCHAR NOT NULL,
+  "stake_holder" VARCHAR NOT NULL,
   "tx_lt" UBIGINT NOT NULL,
-  "utime" TIMESTAMPTZ NOT NULL,
+  "tx_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
   "validator_pubkey" VARCHAR,
   "adnl_addr" VARCHAR,
   "election_id" BIGINT,
@@ -309,9 +318,10 @@ CREATE TABLE IF NOT EXISTS "validator_events" (
 COMMENT ON TABLE "validator_events" IS 'One row per stake event of the elector: a stake accepted or rejected, or a stake recovered.';
 COMMENT ON COLUMN "validator_events"."tx_hash" IS 'Elector transaction that produced the event.';
 COMMENT ON COLUMN "validator_events"."type" IS 'stake_accepted, stake_rejected or stake_recovered (other values kept as sent).';
-COMMENT ON COLUMN "validator_events"."stake_holder_address" IS 'Wallet or pool that staked or recovered.';
+COMMENT ON COLUMN "validator_events"."stake_holder" IS 'Wallet or pool that staked or recovered.';
 COMMENT ON COLUMN "validator_events"."tx_lt" IS 'Logical time of the elector transaction.';
-COMMENT ON COLUMN "validator_events"."utime" IS 'Time of the elector transaction.';
+COMMENT ON COLUMN "validator_events"."tx_time" IS 'Time of the elector transaction.';
+COMMENT ON COLUMN "validator_events"."block_date" IS 'UTC day of tx_time.';
 COMMENT ON COLUMN "validator_events"."validator_pubkey" IS 'Validator public key (hex), for stake events.';
 COMMENT ON COLUMN "validator_events"."adnl_addr" IS 'Validator ADNL address (hex), for stake events.';
 COMMENT ON COLUMN "validator_events"."election_id" IS 'Election id (the unix time the validation round starts).';
@@ -641,9 +651,10 @@ COMMENT ON COLUMN "_etl_rejects"."seen_at" IS 'When it was last rejected.';
 
 CREATE OR REPLACE VIEW "jetton_transfers_readable" AS
 SELECT
-  t.transaction_hash,
-  t.transaction_now,
-  t.transaction_lt,
+  t.tx_hash,
+  t.tx_time,
+  t.tx_lt,
+  t.block_date,
   t.jetton_master,
   m.user_friendly AS jetton_master_friendly,
   t.source,
@@ -663,7 +674,7 @@ COMMENT ON VIEW "jetton_transfers_readable" IS 'Jetton transfers with the user-f
 
 CREATE OR REPLACE VIEW "daily_transactions" AS
 SELECT
-  DATE '1970-01-01' + CAST(now_unix // 86400 AS INTEGER) AS day,
+  block_date AS day,
   count(*) AS transactions,
   count(*) FILTER (WHERE aborted) AS aborted,
   count(DISTINCT account) AS accounts,

@@ -8,8 +8,8 @@
 -- the cycle's end).
 SELECT
   e.tx_hash,
-  e.stake_holder_address AS stake_holder,
-  e.utime AS recovered_time,
+  e.stake_holder,
+  e.tx_time AS recovered_time,
   c.election_id,
   c.cycle_start_time,
   c.cycle_end_time,
@@ -17,9 +17,9 @@ SELECT
   e.amount AS recovered,
   e.amount - m.stake AS reward
 FROM validator_events AS e
-JOIN validator_cycle_members AS m ON m.stake_holder = e.stake_holder_address
+JOIN validator_cycle_members AS m ON m.stake_holder = e.stake_holder
 JOIN validator_cycles AS c USING (cycle_start_time)
 WHERE e.type = 'stake_recovered'
-  AND c.cycle_end_time <= e.utime
-QUALIFY row_number() OVER (PARTITION BY e.tx_hash, e.stake_holder_address ORDER BY c.cycle_start_time DESC) = 1
-ORDER BY e.utime, e.tx_hash;
+  AND c.cycle_end_time <= e.tx_time
+QUALIFY row_number() OVER (PARTITION BY e.tx_hash, e.stake_holder ORDER BY c.cycle_start_time DESC) = 1
+ORDER BY e.tx_time, e.tx_hash;

@@ -84,7 +84,7 @@ async function exampleQueries(reader: Awaited<ReturnType<typeof warehouseReader>
   );
   await show(
     'Daily transaction counts',
-    `SELECT CAST(now AS DATE) AS day, count(*) AS transactions, count(*) FILTER (WHERE aborted) AS aborted
+    `SELECT block_date AS day, count(*) AS transactions, count(*) FILTER (WHERE aborted) AS aborted
      FROM transactions GROUP BY day ORDER BY day`,
   );
 }

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { ltPage } from '../api/v3.js';
 import { finality, looseObject } from '../api/wire.js';
-import { amount, bool, hash, int32, json, rawAddress, text, textList, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, bool, date, hash, int32, json, rawAddress, text, textList, timestamptz, uint64 } from '../core/column-kinds.js';
 import { exactJson } from '../core/exact-json.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
@@ -120,8 +120,6 @@ export const actionItem = actionFields.transform((action, ctx) => {
 
 export type ActionItem = z.output<typeof actionItem>;
 
-const partitionByTraceEnd = (row: { readonly trace_end_utime: number }): string => utcDay(row.trace_end_utime);
-
 export const actionsTable = defineTable({
   name: 'actions',
   doc:
@@ -134,10 +132,11 @@ export const actionsTable = defineTable({
     success: bool.nullable().doc('Whether the action succeeded.'),
     start_lt: uint64.doc('Logical time of its first transaction.'),
     end_lt: uint64.doc('Logical time of its last transaction.'),
-    start_utime: timestamptz.doc('Time of its first transaction.'),
-    end_utime: timestamptz.doc('Time of its last transaction.'),
+    start_time: timestamptz.doc('Time of its first transaction.'),
+    end_time: timestamptz.doc('Time of its last transaction.'),
     trace_end_lt: uint64.doc('Logical time at which the whole trace completed: the position the stream pages by.'),
-    trace_end_utime: timestamptz.doc('Time at which the whole trace completed.'),
+    trace_end_time: timestamptz.doc('Time at which the whole trace completed.'),
+    block_date: date.doc('UTC day of trace_end_time.'),
     trace_mc_seqno_end: int32.doc('Masterchain block in which the trace completed.'),
     trace_external_hash: hash.nullable().doc('Hash of the external message that started the trace.'),
     trace_external_hash_norm: hash.nullable().doc('Normalised hash of that external message.'),
@@ -160,7 +159,7 @@ export const actionsTable = defineTable({
   },
   primaryKey: ['action_id'],
   replaceBy: 'trace_id',
-  partitionBy: partitionByTraceEnd,
+  partitionBy: (row) => row.block_date,
   clusterBy: 'trace_end_lt',
 });
 
@@ -172,11 +171,12 @@ export const actionAccountsTable = defineTable({
     account: rawAddress.doc('An account the action involves.'),
     trace_id: hash.doc('Trace of the action; rows are replaced per trace like actions.'),
     trace_end_lt: uint64.doc('Logical time at which the trace completed.'),
-    trace_end_utime: timestamptz.doc('Time at which the trace completed.'),
+    trace_end_time: timestamptz.doc('Time at which the trace completed.'),
+    block_date: date.doc('UTC day of trace_end_time.'),
   },
   primaryKey: ['action_id', 'account'],
   replaceBy: 'trace_id',
-  partitionBy: partitionByTraceEnd,
+  partitionBy: (row) => row.block_date,
   clusterBy: 'trace_end_lt',
 });
 
@@ -218,7 +218,8 @@ export const actionsStream = defineStream({
       account,
       trace_id: action.trace_id,
       trace_end_lt: action.trace_end_lt,
-      trace_end_utime: action.trace_end_utime,
+      trace_end_time: action.trace_end_utime,
+      block_date: utcDay(action.trace_end_utime),
     }));
     return new Map([tableRows(actionsTable, [actionRow(action)]), tableRows(actionAccountsTable, accounts)]);
   },
@@ -232,10 +233,11 @@ function actionRow(action: ActionItem): ActionRow {
     success: action.success,
     start_lt: action.start_lt,
     end_lt: action.end_lt,
-    start_utime: action.start_utime,
-    end_utime: action.end_utime,
+    start_time: action.start_utime,
+    end_time: action.end_utime,
     trace_end_lt: action.trace_end_lt,
-    trace_end_utime: action.trace_end_utime,
+    trace_end_time: action.trace_end_utime,
+    block_date: utcDay(action.trace_end_utime),
     trace_mc_seqno_end: action.trace_mc_seqno_end,
     trace_external_hash: action.trace_external_hash,
     trace_external_hash_norm: action.trace_external_hash_norm,

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ltPage } from '../api/v3.js';
 import { looseObject, nullableString } from '../api/wire.js';
-import { amount, bool, hash, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, bool, date, hash, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -44,10 +44,11 @@ export const jettonTransfersTable = defineTable({
   name: 'jetton_transfers',
   doc: 'One row per jetton transfer, keyed by the transaction of the sending jetton wallet. Amounts are raw jetton units (not scaled by decimals).',
   columns: {
-    transaction_hash: hash.doc('Transaction of the sending jetton wallet that processed the transfer (the key).'),
-    transaction_lt: uint64.doc('Logical time of that transaction.'),
-    transaction_now: timestamptz.doc('Block time of that transaction.'),
-    transaction_aborted: bool.nullable().doc('Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).'),
+    tx_hash: hash.doc('Transaction of the sending jetton wallet that processed the transfer (the key).'),
+    tx_lt: uint64.doc('Logical time of that transaction.'),
+    tx_time: timestamptz.doc('Block time of that transaction.'),
+    block_date: date.doc('UTC day of tx_time.'),
+    tx_aborted: bool.nullable().doc('Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).'),
     query_id: uint64.doc('Query id the sender chose (u64).'),
     jetton_master: rawAddress.nullable().doc('Jetton master (the token).'),
     source: rawAddress.nullable().doc('Owner of the sending jetton wallet.'),
@@ -61,9 +62,9 @@ export const jettonTransfersTable = defineTable({
     custom_payload: text.nullable().doc('Custom payload as a base64 BoC.'),
     trace_id: hash.nullable().doc('Trace of the transfer.'),
   },
-  primaryKey: ['transaction_hash'],
-  partitionBy: (row) => utcDay(row.transaction_now),
-  clusterBy: 'transaction_lt',
+  primaryKey: ['tx_hash'],
+  partitionBy: (row) => row.block_date,
+  clusterBy: 'tx_lt',
 });
 
 type JettonTransferRow = RowOf<typeof jettonTransfersTable>;
@@ -96,10 +97,11 @@ export const jettonTransfersStream = defineStream({
 
 function jettonTransferRow(t: JettonTransferItem): JettonTransferRow {
   return {
-    transaction_hash: t.transaction_hash,
-    transaction_lt: t.transaction_lt,
-    transaction_now: t.transaction_now,
-    transaction_aborted: t.transaction_aborted,
+    tx_hash: t.transaction_hash,
+    tx_lt: t.transaction_lt,
+    tx_time: t.transaction_now,
+    block_date: utcDay(t.transaction_now),
+    tx_aborted: t.transaction_aborted,
     query_id: t.query_id,
     jetton_master: t.jetton_master,
     source: t.source,

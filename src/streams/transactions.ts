@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ltPage } from '../api/v3.js';
 import { finality, looseObject, nullableString } from '../api/wire.js';
-import { amount, bool, hash, int32, int64, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, bool, date, hash, int32, int64, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -143,20 +143,20 @@ export const transactionsTable = defineTable({
   name: 'transactions',
   doc: 'One row per transaction, with its description phases and the account state before and after it.',
   columns: {
-    hash: hash.doc('Transaction hash (base64), the API form and the key.'),
-    hash_hex: text.doc('The same hash in lower-case hex, as explorers print it.'),
+    tx_hash: hash.doc('Transaction hash (base64), the API form and the key.'),
+    tx_hash_hex: text.doc('The same hash in lower-case hex, as explorers print it.'),
     account: rawAddress.doc('Account the transaction ran on.'),
-    lt: uint64.doc('Logical time of the transaction; unique per account, not across accounts.'),
-    now: timestamptz.doc('Block time of the transaction.'),
-    now_unix: int64.doc('Block time as unix seconds (the form of the API utime filters).'),
+    tx_lt: uint64.doc('Logical time of the transaction; unique per account, not across accounts.'),
+    tx_time: timestamptz.doc('Block time of the transaction (epoch(tx_time) gives the unix seconds of the API utime filters).'),
+    block_date: date.doc('UTC day of tx_time.'),
     mc_block_seqno: int32.nullable().doc('Masterchain block that committed the transaction (null while not committed).'),
     block_workchain: int32.nullable().doc('Workchain of the block holding the transaction.'),
     block_shard: text.nullable().doc('Shard of that block as unsigned hex, e.g. 8000000000000000.'),
     block_seqno: int32.nullable().doc('Seqno of that block in its shard.'),
     trace_id: hash.nullable().doc('Trace (tree of transactions caused by one external message) it belongs to.'),
     trace_external_hash: hash.nullable().doc('Hash of the external message that started the trace, when there is one.'),
-    prev_trans_hash: hash.doc("Hash of the account's previous transaction (all zero bytes for the first)."),
-    prev_trans_lt: uint64.doc("Logical time of the account's previous transaction (0 for the first)."),
+    prev_tx_hash: hash.doc("Hash of the account's previous transaction (all zero bytes for the first)."),
+    prev_tx_lt: uint64.doc("Logical time of the account's previous transaction (0 for the first)."),
     orig_status: text.doc('Account status before: uninit, frozen, active or nonexist.'),
     end_status: text.doc('Account status after: uninit, frozen, active or nonexist.'),
     total_fees: amount.doc('Total fees paid, nanoton.'),
@@ -211,9 +211,9 @@ export const transactionsTable = defineTable({
     finality: text.nullable().doc('pending, confirmed or finalized; unknown values kept as sent (e.g. unknown_3); null when the API sent none.'),
     emulated: bool.nullable().doc('The API served an emulated (not yet committed) transaction.'),
   },
-  primaryKey: ['hash'],
-  partitionBy: (row) => utcDay(row.now),
-  clusterBy: 'lt',
+  primaryKey: ['tx_hash'],
+  partitionBy: (row) => row.block_date,
+  clusterBy: 'tx_lt',
 });
 
 export const messagesTable = defineTable({
@@ -222,11 +222,12 @@ export const messagesTable = defineTable({
     'One row per message of a transaction: its inbound message (direction in) and each outbound one (direction out). ' +
     'An internal message appears twice, as out of the sending transaction and as in of the receiving one.',
   columns: {
-    tx_hash: hash.doc('Transaction the message belongs to (joins transactions.hash).'),
+    tx_hash: hash.doc('Transaction the message belongs to (joins transactions.tx_hash).'),
     direction: text.doc('in (the message the transaction received) or out (a message it sent).'),
     msg_hash: hash.doc('Message hash (base64).'),
     tx_lt: uint64.doc('Logical time of the transaction.'),
-    tx_now: timestamptz.doc('Block time of the transaction.'),
+    tx_time: timestamptz.doc('Block time of the transaction.'),
+    block_date: date.doc('UTC day of tx_time.'),
     trace_id: hash.nullable().doc('Trace of the transaction.'),
     source: rawAddress.nullable().doc('Sender; null for an external inbound message.'),
     destination: rawAddress.nullable().doc('Receiver; null for an external outbound message (log).'),
@@ -235,7 +236,7 @@ export const messagesTable = defineTable({
     ihr_fee: amount.nullable().doc('Instant hypercube routing fee, nanoton.'),
     import_fee: amount.nullable().doc('Import fee of an external inbound message, nanoton.'),
     created_lt: uint64.nullable().doc('Logical time the message was created at; null for external inbound messages.'),
-    created_at: timestamptz.nullable().doc('Time the message was created at; null for external inbound messages.'),
+    created_time: timestamptz.nullable().doc('Time the message was created at; null for external inbound messages.'),
     opcode: int64
       .nullable()
       .doc(
@@ -257,7 +258,7 @@ export const messagesTable = defineTable({
     msg_hash_norm: hash.nullable().doc('Normalised hash of an external inbound message (stable across re-signing wallets).'),
   },
   primaryKey: ['tx_hash', 'direction', 'msg_hash'],
-  partitionBy: (row) => utcDay(row.tx_now),
+  partitionBy: (row) => row.block_date,
   clusterBy: 'tx_lt',
 });
 
@@ -301,20 +302,20 @@ function transactionRow(tx: TransactionItem): TransactionRow {
   const before = tx.account_state_before;
   const after = tx.account_state_after;
   return {
-    hash: tx.hash,
-    hash_hex: base64ToHex(tx.hash),
+    tx_hash: tx.hash,
+    tx_hash_hex: base64ToHex(tx.hash),
     account: tx.account,
-    lt: tx.lt,
-    now: tx.now,
-    now_unix: BigInt(tx.now),
+    tx_lt: tx.lt,
+    tx_time: tx.now,
+    block_date: utcDay(tx.now),
     mc_block_seqno: tx.mc_block_seqno,
     block_workchain: tx.block_ref?.workchain ?? null,
     block_shard: tx.block_ref?.shard ?? null,
     block_seqno: tx.block_ref?.seqno ?? null,
     trace_id: tx.trace_id,
     trace_external_hash: tx.trace_external_hash,
-    prev_trans_hash: tx.prev_trans_hash,
-    prev_trans_lt: tx.prev_trans_lt,
+    prev_tx_hash: tx.prev_trans_hash,
+    prev_tx_lt: tx.prev_trans_lt,
     orig_status: tx.orig_status,
     end_status: tx.end_status,
     total_fees: tx.total_fees,
@@ -379,7 +380,8 @@ function messageRow(tx: TransactionItem, msg: Message, direction: 'in' | 'out'):
     direction,
     msg_hash: msg.hash,
     tx_lt: tx.lt,
-    tx_now: tx.now,
+    tx_time: tx.now,
+    block_date: utcDay(tx.now),
     trace_id: tx.trace_id,
     source: msg.source,
     destination: msg.destination,
@@ -388,7 +390,7 @@ function messageRow(tx: TransactionItem, msg: Message, direction: 'in' | 'out'):
     ihr_fee: msg.ihr_fee,
     import_fee: msg.import_fee,
     created_lt: msg.created_lt,
-    created_at: msg.created_at,
+    created_time: msg.created_at,
     opcode: msg.opcode === null ? null : BigInt(msg.opcode),
     decoded_opcode: msg.decoded_opcode,
     bounce: msg.bounce,

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { checkedLimit } from '../api/v3.js';
 import { looseObject, nullableString } from '../api/wire.js';
-import { amount, hash, int32, int64, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, date, hash, int32, int64, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -35,9 +35,10 @@ export const validatorEventsTable = defineTable({
   columns: {
     tx_hash: hash.doc('Elector transaction that produced the event.'),
     type: text.doc('stake_accepted, stake_rejected or stake_recovered (other values kept as sent).'),
-    stake_holder_address: rawAddress.doc('Wallet or pool that staked or recovered.'),
+    stake_holder: rawAddress.doc('Wallet or pool that staked or recovered.'),
     tx_lt: uint64.doc('Logical time of the elector transaction.'),
-    utime: timestamptz.doc('Time of the elector transaction.'),
+    tx_time: timestamptz.doc('Time of the elector transaction.'),
+    block_date: date.doc('UTC day of tx_time.'),
     validator_pubkey: text.nullable().doc('Validator public key (hex), for stake events.'),
     adnl_addr: text.nullable().doc('Validator ADNL address (hex), for stake events.'),
     election_id: int64.nullable().doc('Election id (the unix time the validation round starts).'),
@@ -45,8 +46,8 @@ export const validatorEventsTable = defineTable({
     amount: amount.doc('Stake amount, nanoton.'),
     reason: int32.nullable().doc('Elector reason code of a rejected stake.'),
   },
-  primaryKey: ['tx_hash', 'type', 'stake_holder_address'],
-  partitionBy: (row) => utcDay(row.utime),
+  primaryKey: ['tx_hash', 'type', 'stake_holder'],
+  partitionBy: (row) => row.block_date,
   clusterBy: 'tx_lt',
 });
 
@@ -87,9 +88,10 @@ function validatorEventRow(e: ValidatorEventItem): ValidatorEventRow {
   return {
     tx_hash: e.tx_hash,
     type: e.type,
-    stake_holder_address: e.stake_holder_address,
+    stake_holder: e.stake_holder_address,
     tx_lt: e.tx_lt,
-    utime: e.utime,
+    tx_time: e.utime,
+    block_date: utcDay(e.utime),
     validator_pubkey: e.validator_pubkey,
     adnl_addr: e.adnl_addr,
     election_id: e.election_id,

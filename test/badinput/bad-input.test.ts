@@ -493,7 +493,7 @@ const cases: readonly Case[] = [
     },
     exit: 2,
     message: () =>
-      'Warehouse w.duckdb has schema version 99, this chain-etl writes version 1; use a new warehouse file or a chain-etl release of that version',
+      'Warehouse w.duckdb has schema version 99, this chain-etl writes version 2; use a new warehouse file or a chain-etl release of that version',
   },
   {
     name: 'Parquet warehouse of another schema version',
@@ -506,7 +506,7 @@ const cases: readonly Case[] = [
     },
     exit: 2,
     message: ({ dir }) =>
-      `Warehouse ${join(dir, PARQUET)} has schema version 99, this chain-etl writes version 1; use a new folder or a chain-etl release of that version`,
+      `Warehouse ${join(dir, PARQUET)} has schema version 99, this chain-etl writes version 2; use a new folder or a chain-etl release of that version`,
   },
   {
     name: 'Parquet warehouse whose manifest was deleted (status)',

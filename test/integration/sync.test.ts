@@ -92,14 +92,14 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
     const snapshot = snapshots[0]!;
     const accountsAt = new Map<bigint, Set<string>>();
     for (const row of snapshot.tables.get('transactions')!) {
-      const lt = row.lt as bigint;
+      const lt = row.tx_lt as bigint;
       accountsAt.set(lt, (accountsAt.get(lt) ?? new Set()).add(String(row.account)));
     }
     const tied = [...accountsAt].filter(([, accounts]) => accounts.size >= 2).map(([lt]) => lt);
     expect(tied.length).toBeGreaterThan(0);
     const tiedSet = new Set(tied);
     const truthAtTies = devnet.truth('transactions').filter((tx) => tiedSet.has(BigInt(String(tx.lt))));
-    const stored = new Set(snapshot.tables.get('transactions')!.map((row) => String(row.hash)));
+    const stored = new Set(snapshot.tables.get('transactions')!.map((row) => String(row.tx_hash)));
     expect(truthAtTies.filter((tx) => !stored.has(String(tx.hash))).map((tx) => tx.hash)).toEqual([]);
     expect(truthAtTies.length).toBeGreaterThanOrEqual(2 * tied.length);
   });
@@ -115,7 +115,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
     }
     const ties = [...byLt.values()].filter((hashes) => hashes.length >= 2).flat();
     expect(ties.length).toBeGreaterThan(0);
-    const stored = new Set(snapshot.tables.get('jetton_transfers')!.map((row) => String(row.transaction_hash)));
+    const stored = new Set(snapshot.tables.get('jetton_transfers')!.map((row) => String(row.tx_hash)));
     expect(ties.filter((hash) => !stored.has(hash))).toEqual([]);
   });
 
@@ -136,7 +136,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
     const fromRows = snapshot.tables
       .get('jetton_transfers')!
       .filter((row) => (row.amount as bigint) > TWO_POW_100)
-      .map((row) => [String(row.transaction_hash), (row.amount as bigint).toString()] as const)
+      .map((row) => [String(row.tx_hash), (row.amount as bigint).toString()] as const)
       .sort();
     expect(fromRows).toEqual(giga);
 
@@ -145,9 +145,9 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
       const relations = kind === 'duckdb' ? [reader.relation('jetton_transfers')] : [reader.relation('jetton_transfers'), 'jetton_transfers'];
       for (const relation of relations) {
         const rows = await reader.query(
-          `SELECT transaction_hash, amount::VARCHAR AS amount FROM ${relation} WHERE amount > CAST('${TWO_POW_100}' AS DECIMAL(38,0)) ORDER BY transaction_hash`,
+          `SELECT tx_hash, amount::VARCHAR AS amount FROM ${relation} WHERE amount > CAST('${TWO_POW_100}' AS DECIMAL(38,0)) ORDER BY tx_hash`,
         );
-        expect(rows.map((row) => [String(row.transaction_hash), String(row.amount)]), relation).toEqual(giga.map(([h, a]) => [h, a]).sort());
+        expect(rows.map((row) => [String(row.tx_hash), String(row.amount)]), relation).toEqual(giga.map(([h, a]) => [h, a]).sort());
         const types = new Map((await reader.query(`DESCRIBE SELECT * FROM ${relation}`)).map((row) => [row.column_name, row.column_type]));
         expect([types.get('amount'), types.get('forward_ton_amount')], relation).toEqual(['DECIMAL(38,0)', 'DECIMAL(38,0)']);
       }

@@ -67,7 +67,7 @@ describe('exact amounts', () => {
   it('keeps logical times and query ids as exact u64', () => {
     const row = onlyRow(jettonTransfersStream, { ...realTransfer, query_id: '18446744073709551615', transaction_lt: '9007199254740993' });
     expect(row.query_id).toBe(2n ** 64n - 1n);
-    expect(row.transaction_lt).toBe(9007199254740993n);
+    expect(row.tx_lt).toBe(9007199254740993n);
   });
 });
 
@@ -90,7 +90,7 @@ describe('item validation', () => {
   });
 
   it('tolerates unknown fields', () => {
-    expect(onlyRow(transactionsStream, { ...realTransaction, brand_new_field: { x: 1 } }).hash).toBe(realTransaction.hash);
+    expect(onlyRow(transactionsStream, { ...realTransaction, brand_new_field: { x: 1 } }).tx_hash).toBe(realTransaction.hash);
   });
 });
 
@@ -246,7 +246,7 @@ describe('jetton transfers', () => {
 describe('validator events', () => {
   it('flattens an event; optional fields absent become null', () => {
     const row = onlyRow(validatorEventsStream, realEvent);
-    expect(row).toMatchObject({ tx_lt: 60000008000002n, utime: 1767225633, election_id: 1767226200n, amount: 300000000000000n, reason: null, adnl_addr: null });
+    expect(row).toMatchObject({ tx_lt: 60000008000002n, tx_time: 1767225633, block_date: '2026-01-01', stake_holder: realEvent.stake_holder_address, election_id: 1767226200n, amount: 300000000000000n, reason: null, adnl_addr: null });
     expect(validatorEventsStream.key(runStream(validatorEventsStream, [realEvent]).items[0]!)).toBe(
       `${realEvent.tx_hash}|stake_accepted|${realEvent.stake_holder_address}`,
     );
