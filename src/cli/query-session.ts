@@ -11,10 +11,10 @@ import { analystDefinitions } from '../streams/analyst-views.js';
 import { overridesOf, type PipelineArgs } from './pipeline-options.js';
 import { plannedStreams, warehouseTables } from './session.js';
 
-/** Opens the warehouse the pipeline file (and its override flags) names, for reading. */
-export async function openPipelineQuerySession(args: PipelineArgs): Promise<QuerySession> {
+/** Opens the warehouse the pipeline file (and its override flags) names, for reading by `command`. */
+export async function openPipelineQuerySession(args: PipelineArgs, command: 'query' | 'sql'): Promise<QuerySession> {
   const pipeline = loadPipeline(args.pipeline, overridesOf(args), process.env, { requireApiKey: false });
-  return openQuerySession(pipeline.sink.kind, pipeline.sink.path, warehouseTables(plannedStreams(pipeline)), analystDefinitions);
+  return openQuerySession(pipeline.sink.kind, pipeline.sink.path, warehouseTables(plannedStreams(pipeline)), analystDefinitions, command);
 }
 
 /** Runs `sql` (one or more statements; the last one's result); a failure is a FatalError (exit 1) of DuckDB's first line. */

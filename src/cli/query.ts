@@ -20,7 +20,7 @@ export const queryCommand: CommandModule<object, QueryArgs> = {
       .positional('sql', { type: 'string', demandOption: true, describe: 'the query, e.g. "SELECT count(*) FROM transactions"' })
       .options({ format: { choices: RESULT_FORMATS, default: 'table' as ResultFormat, describe: 'table (aligned), csv (with a header) or json (one array of row objects)' } }) as never,
   handler: async (args) => {
-    const session = await openPipelineQuerySession(args);
+    const session = await openPipelineQuerySession(args, 'query');
     try {
       process.stdout.write(formatResult(await runStatement(session, args.sql), args.format));
     } finally {

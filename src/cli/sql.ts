@@ -29,7 +29,7 @@ export const sqlCommand: CommandModule<object, SqlArgs> = {
   builder: (y) =>
     pipelineOptions(y).options({ format: { choices: RESULT_FORMATS, default: 'table' as ResultFormat, describe: 'how results print: table, csv or json' } }) as never,
   handler: async (args) => {
-    const session = await openPipelineQuerySession(args);
+    const session = await openPipelineQuerySession(args, 'sql');
     try {
       const failed = await prompt(session.connection, args.format);
       if (failed > 0 && process.stdin.isTTY !== true) throw new FatalError(`${failed} of the statements and commands failed (the errors above)`);

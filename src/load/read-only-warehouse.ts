@@ -33,7 +33,7 @@ export interface WarehouseFacts {
 
 /** Reads the facts of the warehouse of `kind` at `path` about `tables`, and closes it again. */
 export async function readWarehouseFacts(kind: SinkKind, path: string, tables: readonly AnyTable[], runs = 5): Promise<WarehouseFacts> {
-  const warehouse = await openReadOnly(kind, path, tables, NO_DEFINITIONS);
+  const warehouse = await openReadOnly(kind, path, tables, NO_DEFINITIONS, 'status');
   try {
     const rows: Record<string, number> = {};
     for (const table of tables) rows[table.name] = await warehouse.count(table.name);
@@ -54,8 +54,14 @@ export interface QuerySession {
  * defined (in a DuckDB file written by an earlier release that lacks some, as TEMP objects), in a
  * session whose time zone is UTC, so that a timestamp prints and casts to a date as its UTC day.
  */
-export async function openQuerySession(kind: SinkKind, path: string, tables: readonly AnyTable[], definitions: AnalystDefinitions): Promise<QuerySession> {
-  const warehouse = await openReadOnly(kind, path, tables, definitions);
+export async function openQuerySession(
+  kind: SinkKind,
+  path: string,
+  tables: readonly AnyTable[],
+  definitions: AnalystDefinitions,
+  command: string,
+): Promise<QuerySession> {
+  const warehouse = await openReadOnly(kind, path, tables, definitions, command);
   try {
     await warehouse.connection.run("SET TimeZone = 'UTC'");
   } catch (err) {
@@ -65,15 +71,16 @@ export async function openQuerySession(kind: SinkKind, path: string, tables: rea
   return { connection: warehouse.connection, close: () => warehouse.close() };
 }
 
-async function openReadOnly(kind: SinkKind, path: string, tables: readonly AnyTable[], definitions: AnalystDefinitions): Promise<ReadOnlyWarehouse> {
-  checkPath(kind, path);
-  return kind === 'duckdb' ? openDuckDB(path, definitions) : openParquet(path, tables, definitions);
+/** `command` names the reader in a refusal's message. */
+async function openReadOnly(kind: SinkKind, path: string, tables: readonly AnyTable[], definitions: AnalystDefinitions, command: string): Promise<ReadOnlyWarehouse> {
+  checkPath(kind, path, command);
+  return kind === 'duckdb' ? openDuckDB(path, definitions, command) : openParquet(path, tables, definitions);
 }
 
 /** Refuses a path where no warehouse of the kind can be: nothing there, or a file for a folder and back. */
-function checkPath(kind: SinkKind, path: string): void {
+function checkPath(kind: SinkKind, path: string, command: string): void {
   const found = statSync(path, { throwIfNoEntry: false });
-  if (found === undefined) throw new ConfigError(`no warehouse at ${path}: check sink.path (or --out); status creates nothing`);
+  if (found === undefined) throw new ConfigError(`no warehouse at ${path}: check sink.path (or --out); ${command} creates nothing`);
   if (kind === 'duckdb' ? !found.isDirectory() : found.isDirectory()) return;
   const [is, want] = kind === 'duckdb' ? ['a folder', 'a DuckDB warehouse is a file'] : ['a file', 'a Parquet warehouse is a folder'];
   throw new ConfigError(`no warehouse at ${path}: it is ${is}, and ${want}; check sink.kind and sink.path (or --sink, --out)`);
@@ -88,8 +95,8 @@ interface ReadOnlyWarehouse {
   close(): void;
 }
 
-async function openDuckDB(path: string, definitions: AnalystDefinitions): Promise<ReadOnlyWarehouse> {
-  const instance = await openDuckDBFile(path, { access_mode: 'READ_ONLY' });
+async function openDuckDB(path: string, definitions: AnalystDefinitions, command: string): Promise<ReadOnlyWarehouse> {
+  const instance = await openDuckDBFile(path, { access_mode: 'READ_ONLY' }, command);
   const connection = await instance.connect();
   const close = (): void => {
     connection.closeSync();
