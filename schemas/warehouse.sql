@@ -649,6 +649,8 @@ COMMENT ON COLUMN "_etl_rejects"."raw" IS 'The item as received (JSON text).';
 COMMENT ON COLUMN "_etl_rejects"."reason" IS 'Why it was rejected (validation message).';
 COMMENT ON COLUMN "_etl_rejects"."seen_at" IS 'When it was last rejected.';
 
+CREATE OR REPLACE MACRO "ton"(nanoton) AS CAST(nanoton AS DECIMAL(38,0)) * CAST(0.000000001 AS DECIMAL(10,9));
+COMMENT ON MACRO "ton" IS 'Nanoton to TON, exact: DECIMAL(38,9) (every DECIMAL(38,0) amount fits), never DOUBLE; ton(1) = 0.000000001.';
 CREATE OR REPLACE VIEW "jetton_transfers_readable" AS
 SELECT
   t.tx_hash,
@@ -671,7 +673,6 @@ LEFT JOIN "addresses" AS m ON m.address = t.jetton_master
 LEFT JOIN "addresses" AS s ON s.address = t.source
 LEFT JOIN "addresses" AS d ON d.address = t.destination;
 COMMENT ON VIEW "jetton_transfers_readable" IS 'Jetton transfers with the user-friendly forms of the jetton master, source and destination (from addresses); amounts in raw jetton units.';
-
 CREATE OR REPLACE VIEW "daily_transactions" AS
 SELECT
   block_date AS day,
@@ -682,7 +683,6 @@ SELECT
 FROM "transactions"
 GROUP BY day;
 COMMENT ON VIEW "daily_transactions" IS 'Per UTC day: transactions, aborted transactions, distinct accounts and total fees (nanoton).';
-
 CREATE OR REPLACE VIEW "account_actions" AS
 SELECT aa.account, a.*
 FROM "action_accounts" AS aa

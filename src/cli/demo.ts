@@ -1,7 +1,7 @@
 /**
  * `chain-etl demo`: the README's first command. Starts a devnet in process (fixed seed), syncs
- * pipelines/demo.yaml into data/demo.duckdb and data/demo-parquet/, then prints row counts and two
- * example queries. Everything runs offline.
+ * pipelines/demo.yaml into data/demo.duckdb and data/demo-parquet/, then prints row counts, two
+ * example queries and how to query the warehouse. Everything runs offline.
  */
 import type { CommandModule } from 'yargs';
 import { randomBytes } from 'node:crypto';
@@ -58,7 +58,9 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
         }
       }
       out();
-      out('Open the warehouse: duckdb data/demo.duckdb   (or read_parquet(\'data/demo-parquet/<table>/**/*.parquet\', hive_partitioning=true))');
+      out(`Query it (no API key, nothing to install): npx chain-etl query ${args.pipeline} "SELECT * FROM daily_transactions"`);
+      out(`  the Parquet copy: add --sink parquet --out data/demo-parquet; interactive: npx chain-etl sql ${args.pipeline}`);
+      out('  a notebook: duckdb.connect("data/demo.duckdb", read_only=True), or run data/demo-parquet/views.sql in any DuckDB');
     } finally {
       interrupt.dispose();
       await devnet.close();

@@ -10,11 +10,12 @@ const LOCK_CONFLICT = /Could not set lock on file/;
 const HOLDER = /Conflicting lock is held in (.*?) \(PID (\d+)\)/;
 
 /**
- * Opens a DuckDB file, for writing unless `config.access_mode` is `READ_ONLY` (status). A file another
- * process writes becomes `LockedError`; a file other processes only read (read-only connections
- * share their lock) becomes `ReadersHoldError` when this open wanted to write.
+ * Opens a DuckDB file, for writing unless `config.access_mode` is `READ_ONLY` (`reader`: the command
+ * that reads, named in the message). A file another process writes becomes `LockedError`; a file
+ * other processes only read (read-only connections share their lock) becomes `ReadersHoldError` when
+ * this open wanted to write.
  */
-export async function openDuckDBFile(path: string, config: Readonly<Record<string, string>> = {}): Promise<DuckDBInstance> {
+export async function openDuckDBFile(path: string, config: Readonly<Record<string, string>> = {}, reader = 'status'): Promise<DuckDBInstance> {
   try {
     return await DuckDBInstance.create(path, { ...config });
   } catch (err) {
@@ -25,7 +26,7 @@ export async function openDuckDBFile(path: string, config: Readonly<Record<strin
       if (config.access_mode === 'READ_ONLY') {
         throw new LockedError(
           `Warehouse ${path} is being written by ${who}, and DuckDB lets no other process open the file meanwhile: ` +
-            'run status again when that run has ended (between the runs of sync --follow the file is free)',
+            `run ${reader} again when that run has ended (between the runs of sync --follow the file is free)`,
           { cause: err },
         );
       }

@@ -4,6 +4,7 @@ import { commentsSql, createTableSql, identifierList } from '../core/ddl.js';
 import { FatalError } from '../core/errors.js';
 import { SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
+import { definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
 import { planCommit, tableChange, type TableChange } from './commit-plan.js';
 import { clusterRange, type ClusterRange } from './cluster-range.js';
 import { appendRows, appendValues } from './duckdb-append.js';
@@ -21,6 +22,8 @@ export interface DuckDBSinkOptions {
   readonly schemaVersion?: number;
   /** DuckDB configuration options, e.g. `{ threads: '4' }`, over the sink's defaults (`checkpoint_threshold` 64MB, `memory_limit` 256MB). */
   readonly config?: Readonly<Record<string, string>>;
+  /** Macros and views created (or replaced) on every open, those over the opened tables. @default none */
+  readonly definitions?: AnalystDefinitions;
 }
 
 const systemClock = (): number => Math.floor(Date.now() / 1000);
@@ -85,6 +88,7 @@ export class DuckDBSink implements Sink {
       await this.#prepareTables([etlMeta]);
       await this.#checkVersion();
       await this.#prepareTables(all.filter((table) => table !== etlMeta));
+      if (this.#options.definitions !== undefined) await this.#connection.run(definitionsSql(this.#options.definitions, new Set(this.#tables.keys())));
     } catch (err) {
       this.#release();
       throw err;

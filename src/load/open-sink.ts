@@ -3,6 +3,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { ReadersHoldError } from '../core/errors.js';
 import type { AnyTable } from '../core/table.js';
+import { analystDefinitions } from '../streams/analyst-views.js';
 import type { Sink } from './sink.js';
 import { DuckDBSink } from './duckdb-sink.js';
 import { ParquetSink } from './parquet-sink.js';
@@ -18,10 +19,14 @@ export interface SinkSettings {
   readonly waitForReadersSeconds: number;
 }
 
-/** `repair`: open a Parquet warehouse with damaged files, to set them aside (see ParquetSinkOptions). */
+/**
+ * The sink of a pipeline, defining the analysts' macros and views (`analystDefinitions`) on every open.
+ * `repair`: open a Parquet warehouse with damaged files, to set them aside (see ParquetSinkOptions).
+ */
 export function createSink(settings: SinkSettings, logger: Logger, options: { readonly repair?: boolean } = {}): DuckDBSink | ParquetSink {
   const { kind, path, retainSupersededMinutes } = settings;
-  return kind === 'duckdb' ? new DuckDBSink({ path }) : new ParquetSink({ path, retainSupersededMinutes, logger, ...options });
+  const definitions = analystDefinitions;
+  return kind === 'duckdb' ? new DuckDBSink({ path, definitions }) : new ParquetSink({ path, retainSupersededMinutes, logger, definitions, ...options });
 }
 
 /** Where a run opening the warehouse says it waits for readers, and how it is opened. */

@@ -9,6 +9,7 @@ import { FatalError } from '../core/errors.js';
 import { RowValueError, SchemaDriftError, SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { isUtcDay } from '../core/utc-day.js';
+import { NO_DEFINITIONS, type AnalystDefinitions } from '../core/warehouse-views.js';
 import { planCommit, tableChange, type ReplaceSet, type TableChange } from './commit-plan.js';
 import { columnDifferences } from './column-diff.js';
 import { appendRows, appendValues } from './duckdb-append.js';
@@ -28,7 +29,7 @@ import {
   type RetiredFile,
   type SetAsideFile,
 } from './parquet-manifest.js';
-import { manifestViewsSql } from './parquet-views.js';
+import { manifestViewsSql, writeViewsFile } from './parquet-views.js';
 import type { RunRecord, Sink, StreamCommit } from './sink.js';
 
 /** Where and how the Parquet sink writes. */
@@ -49,8 +50,9 @@ export interface ParquetSinkOptions {
   readonly repair?: boolean;
   /** Where warnings go (Parquet files in the table folders that chain-etl did not write). @default none */
   readonly logger?: Logger;
+  /** The macros and views `views.sql` defines beside the tables' (rewritten on open and by every commit). @default none */
+  readonly definitions?: AnalystDefinitions;
 }
-
 
 /** A file the manifest lists, with its absolute path. */
 export interface ParquetFile extends ManifestFile {
@@ -148,6 +150,7 @@ export class ParquetSink implements Sink {
       if (stored === undefined || Object.keys(tablesEntry).length !== Object.keys(manifest.tables).length) {
         await writeManifest(this.#root, this.#manifest);
       }
+      await this.#writeViewsFile();
       for (const table of this.#fileTables()) {
         await this.#connection.run(
           createTableSql(table, {
@@ -326,6 +329,11 @@ export class ParquetSink implements Sink {
       throw err;
     }
     this.#manifest = next;
+    await this.#writeViewsFile();
+  }
+
+  async #writeViewsFile(): Promise<void> {
+    await writeViewsFile(this.#root, this.#current(), this.#fileTables(), this.#options.definitions ?? NO_DEFINITIONS);
   }
 
   async #stage(change: TableChange): Promise<StagedChange> {

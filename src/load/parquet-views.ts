@@ -1,7 +1,13 @@
+import { join } from 'node:path';
 import { quotedIdentifier } from '@duckdb/node-api';
 import { PARTITION_COLUMN, type AnyTable } from '../core/table.js';
+import { definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
+import { writeFileDurably } from './durable-fs.js';
 import type { Manifest } from './parquet-manifest.js';
 import { readParquetSql } from './parquet-layout.js';
+
+/** The SQL file at the root of a Parquet warehouse that defines its tables, macros and views in any DuckDB. */
+export const VIEWS_FILE = 'views.sql';
 
 /**
  * SQL creating one view per table over exactly the files the manifest lists, so that analysts
@@ -20,4 +26,25 @@ function emptySelect(table: AnyTable): string {
   const columns = table.columnNames.map((name) => `CAST(NULL AS ${table.columns[name]!.sqlType}) AS ${quotedIdentifier(name)}`);
   if (table.partitionBy !== undefined) columns.push(`CAST(NULL AS DATE) AS ${quotedIdentifier(PARTITION_COLUMN)}`);
   return `SELECT ${columns.join(', ')} WHERE false`;
+}
+
+/**
+ * The text of `views.sql`: the analysts' macros, one view per table over the files `manifest` lists
+ * (absolute paths, so it runs from any working directory), then the analysts' views over them.
+ */
+export function viewsFileSql(root: string, manifest: Manifest, tables: readonly AnyTable[], definitions: AnalystDefinitions): string {
+  const header = [
+    `-- chain-etl: the tables, macros and views of the Parquet warehouse ${root}, over the files of its`,
+    `-- manifest generation ${manifest.generation}. Rewritten by every commit; do not edit.`,
+    `-- DuckDB CLI: .read ${join(root, VIEWS_FILE)}   Python: con.execute(open('${join(root, VIEWS_FILE)}').read())`,
+    '-- Read it again after a sync: the files a sync superseded go after sink.retain_superseded_minutes.',
+  ];
+  const macros = definitionsSql({ macros: definitions.macros, views: [] }, new Set());
+  const views = definitionsSql({ macros: [], views: definitions.views }, new Set(tables.map((table) => table.name)));
+  return [...header, macros, manifestViewsSql(root, manifest, tables), views].filter((part) => part !== '').join('\n') + '\n';
+}
+
+/** Replaces `<root>/views.sql` (temp file, then rename: a reader sees the old or the new file). */
+export async function writeViewsFile(root: string, manifest: Manifest, tables: readonly AnyTable[], definitions: AnalystDefinitions): Promise<void> {
+  await writeFileDurably(join(root, VIEWS_FILE), viewsFileSql(root, manifest, tables, definitions));
 }

@@ -12,10 +12,11 @@ import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlCheckpoints, etlMeta, etlRejects
 import { ConfigError } from '../core/errors.js';
 import { SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
+import { NO_DEFINITIONS, definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
 import { openDuckDBFile } from './duckdb-open.js';
 import { damagedFiles, damagedFilesError, readManifestBesideData } from './parquet-integrity.js';
 import { MANIFEST_FILE } from './parquet-manifest.js';
-import { manifestViewsSql } from './parquet-views.js';
+import { viewsFileSql } from './parquet-views.js';
 import type { SinkKind } from './open-sink.js';
 
 /** What a warehouse holds, as status reports it. */
@@ -32,8 +33,7 @@ export interface WarehouseFacts {
 
 /** Reads the facts of the warehouse of `kind` at `path` about `tables`, and closes it again. */
 export async function readWarehouseFacts(kind: SinkKind, path: string, tables: readonly AnyTable[], runs = 5): Promise<WarehouseFacts> {
-  checkPath(kind, path);
-  const warehouse = kind === 'duckdb' ? await openDuckDB(path) : await openParquet(path, tables);
+  const warehouse = await openReadOnly(kind, path, tables, NO_DEFINITIONS, 'status');
   try {
     const rows: Record<string, number> = {};
     for (const table of tables) rows[table.name] = await warehouse.count(table.name);
@@ -43,16 +43,51 @@ export async function readWarehouseFacts(kind: SinkKind, path: string, tables: r
   }
 }
 
+/** An open read-only SQL session over a warehouse: `chain-etl query` and `chain-etl sql`. */
+export interface QuerySession {
+  readonly connection: DuckDBConnection;
+  close(): void;
+}
+
+/**
+ * Opens the warehouse of `kind` at `path` read-only, with `tables` and the analysts' `definitions`
+ * defined (in a DuckDB file written by an earlier release that lacks some, as TEMP objects), in a
+ * session whose time zone is UTC, so that a timestamp prints and casts to a date as its UTC day.
+ */
+export async function openQuerySession(
+  kind: SinkKind,
+  path: string,
+  tables: readonly AnyTable[],
+  definitions: AnalystDefinitions,
+  command: string,
+): Promise<QuerySession> {
+  const warehouse = await openReadOnly(kind, path, tables, definitions, command);
+  try {
+    await warehouse.connection.run("SET TimeZone = 'UTC'");
+  } catch (err) {
+    warehouse.close();
+    throw err;
+  }
+  return { connection: warehouse.connection, close: () => warehouse.close() };
+}
+
+/** `command` names the reader in a refusal's message. */
+async function openReadOnly(kind: SinkKind, path: string, tables: readonly AnyTable[], definitions: AnalystDefinitions, command: string): Promise<ReadOnlyWarehouse> {
+  checkPath(kind, path, command);
+  return kind === 'duckdb' ? openDuckDB(path, definitions, command) : openParquet(path, tables, definitions);
+}
+
 /** Refuses a path where no warehouse of the kind can be: nothing there, or a file for a folder and back. */
-function checkPath(kind: SinkKind, path: string): void {
+function checkPath(kind: SinkKind, path: string, command: string): void {
   const found = statSync(path, { throwIfNoEntry: false });
-  if (found === undefined) throw new ConfigError(`no warehouse at ${path}: check sink.path (or --out); status creates nothing`);
+  if (found === undefined) throw new ConfigError(`no warehouse at ${path}: check sink.path (or --out); ${command} creates nothing`);
   if (kind === 'duckdb' ? !found.isDirectory() : found.isDirectory()) return;
   const [is, want] = kind === 'duckdb' ? ['a folder', 'a DuckDB warehouse is a file'] : ['a file', 'a Parquet warehouse is a folder'];
   throw new ConfigError(`no warehouse at ${path}: it is ${is}, and ${want}; check sink.kind and sink.path (or --sink, --out)`);
 }
 
 interface ReadOnlyWarehouse {
+  readonly connection: DuckDBConnection;
   readonly checkpoints: ReadonlyMap<string, string>;
   /** Rows of a table; 0 for a table the warehouse does not hold yet. */
   count(table: string): Promise<number>;
@@ -60,8 +95,8 @@ interface ReadOnlyWarehouse {
   close(): void;
 }
 
-async function openDuckDB(path: string): Promise<ReadOnlyWarehouse> {
-  const instance = await openDuckDBFile(path, { access_mode: 'READ_ONLY' });
+async function openDuckDB(path: string, definitions: AnalystDefinitions, command: string): Promise<ReadOnlyWarehouse> {
+  const instance = await openDuckDBFile(path, { access_mode: 'READ_ONLY' }, command);
   const connection = await instance.connect();
   const close = (): void => {
     connection.closeSync();
@@ -79,7 +114,10 @@ async function openDuckDB(path: string): Promise<ReadOnlyWarehouse> {
     const checkpoints = present.has(etlCheckpoints.name)
       ? new Map((await connection.runAndReadAll(`SELECT stream, position FROM ${quotedIdentifier(etlCheckpoints.name)}`)).getRows().map(([s, p]) => [String(s), String(p)]))
       : new Map<string, string>();
+    const missing = definitionsSql(definitions, present, { temporary: true, except: await definedNames(connection) });
+    if (missing !== '') await connection.run(missing);
     return {
+      connection,
       checkpoints,
       count: async (table) => (present.has(table) ? countRows(connection, table) : 0),
       recentRuns: async (limit) => (present.has(etlRuns.name) ? recentRuns(connection, limit) : []),
@@ -91,7 +129,7 @@ async function openDuckDB(path: string): Promise<ReadOnlyWarehouse> {
   }
 }
 
-async function openParquet(path: string, tables: readonly AnyTable[]): Promise<ReadOnlyWarehouse> {
+async function openParquet(path: string, tables: readonly AnyTable[], definitions: AnalystDefinitions): Promise<ReadOnlyWarehouse> {
   const root = resolve(path);
   const manifest = await readManifestBesideData(root);
   if (manifest === undefined) {
@@ -102,8 +140,9 @@ async function openParquet(path: string, tables: readonly AnyTable[]): Promise<R
   if (damaged.length > 0) throw damagedFilesError(root, damaged);
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  await connection.run(manifestViewsSql(root, manifest, [...tables, etlRuns, etlRejects]));
+  await connection.run(viewsFileSql(root, manifest, [...tables, etlRuns, etlRejects], definitions));
   return {
+    connection,
     checkpoints: new Map(Object.entries(manifest.checkpoints).map(([stream, { position }]) => [stream, position])),
     count: (table) => countRows(connection, table),
     recentRuns: (limit) => recentRuns(connection, limit),
@@ -112,6 +151,14 @@ async function openParquet(path: string, tables: readonly AnyTable[]): Promise<R
       instance.closeSync();
     },
   };
+}
+
+/** The views and macros the warehouse file defines itself. */
+async function definedNames(connection: DuckDBConnection): Promise<Set<string>> {
+  const sql =
+    "SELECT view_name FROM duckdb_views() WHERE NOT internal AND database_name = current_database() " +
+    "UNION ALL SELECT function_name FROM duckdb_functions() WHERE function_type = 'macro' AND NOT internal AND database_name = current_database()";
+  return new Set((await connection.runAndReadAll(sql)).getRows().map(([name]) => String(name)));
 }
 
 function checkVersion(path: string, found: number): void {

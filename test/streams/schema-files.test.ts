@@ -6,12 +6,15 @@ import type { z } from 'zod';
 import { PROJECT_ROOT } from '../support/build.js';
 import { describeOptions } from '../../src/config/index.js';
 import { streams } from '../../src/streams/index.js';
-import { renderSchemaFiles, views, warehouseTables } from '../../src/streams/schema-files.js';
+import { analystDefinitions } from '../../src/streams/analyst-views.js';
+import { renderSchemaFiles, warehouseTables } from '../../src/streams/schema-files.js';
+
+const { macros, views } = analystDefinitions;
 
 const rendered = renderSchemaFiles();
 
 describe('warehouse.sql', () => {
-  it('runs in an empty in-memory DuckDB and creates every table, comment and view', async () => {
+  it('runs in an empty in-memory DuckDB and creates every table, comment, macro and view', async () => {
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
     try {
@@ -29,6 +32,8 @@ describe('warehouse.sql', () => {
         const result = await connection.runAndReadAll(`SELECT count(*) FROM "${view.name}"`);
         expect(result.getRows()).toEqual([[0n]]);
       }
+      const macro = await connection.runAndReadAll("SELECT function_name, comment FROM duckdb_functions() WHERE function_type = 'macro' AND NOT internal ORDER BY function_name");
+      expect(macro.getRows()).toEqual(macros.map((m) => [m.name, m.doc]));
       // Idempotent: running it again over the created warehouse changes nothing and does not fail.
       await connection.run(rendered.get('warehouse.sql')!);
     } finally {
@@ -39,10 +44,11 @@ describe('warehouse.sql', () => {
 });
 
 describe('DATA_DICTIONARY.md', () => {
-  it('documents every table and view', () => {
+  it('documents every table, view and macro', () => {
     const markdown = rendered.get('DATA_DICTIONARY.md')!;
     for (const table of warehouseTables) expect(markdown).toContain(`## ${table.name}\n`);
     for (const view of views) expect(markdown).toContain(`| ${view.name} |`);
+    for (const macro of macros) expect(markdown).toContain(`| ${macro.name}(${macro.parameters.join(', ')}) | ${macro.doc} |`);
   });
 });
 

@@ -18,6 +18,8 @@ export interface CliOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Kills the child (SIGKILL) and fails after this long; `Infinity` for a server the test stops. @default 90 s */
   readonly timeoutMs?: number;
+  /** Written to the child's stdin, which then ends. @default stdin ignored */
+  readonly input?: string;
 }
 
 export interface CliRun {
@@ -41,8 +43,9 @@ export function spawnCli(args: readonly string[], options: CliOptions): CliRun {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     env: options.env ?? { ...process.env, [KEY_ENV]: KEY, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.input !== undefined) child.stdin!.end(options.input);
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -1,0 +1,93 @@
+/**
+ * `chain-etl sql <pipeline>`: an interactive SQL prompt over the pipeline's warehouse, read-only, the
+ * engine of `query`. A statement runs once a line ends with `;` (each of several on a line prints its
+ * result); `.tables` lists the tables and views, `.quit` ends. A failed statement prints its one-line
+ * error and the prompt goes on; with stdin not a terminal (a script piped in) the command then exits 1.
+ */
+import { createInterface } from 'node:readline';
+import type { CommandModule } from 'yargs';
+import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
+import { FatalError } from '../core/errors.js';
+import { formatResult, RESULT_FORMATS, type ResultFormat } from './result-format.js';
+import { openPipelineQuerySession } from './query-session.js';
+import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
+
+interface SqlArgs extends PipelineArgs {
+  format: ResultFormat;
+}
+
+const PROMPT = 'chain-etl> ';
+const CONTINUATION = '      ...> ';
+const HELP = '.tables   the tables and views\n.quit     end (also .exit, or end of input)\n.help     this list\nSQL statements end with ;';
+const TABLES_SQL =
+  "SELECT name, kind FROM (SELECT table_name AS name, 'table' AS kind FROM duckdb_tables() WHERE NOT internal " +
+  "UNION SELECT view_name, 'view' FROM duckdb_views() WHERE NOT internal) ORDER BY name";
+
+export const sqlCommand: CommandModule<object, SqlArgs> = {
+  command: 'sql <pipeline>',
+  describe: 'interactive SQL over the warehouse, read-only: statements end with ;, .tables lists tables and views, .quit ends',
+  builder: (y) =>
+    pipelineOptions(y).options({ format: { choices: RESULT_FORMATS, default: 'table' as ResultFormat, describe: 'how results print: table, csv or json' } }) as never,
+  handler: async (args) => {
+    const session = await openPipelineQuerySession(args, 'sql');
+    try {
+      const failed = await prompt(session.connection, args.format);
+      if (failed > 0 && process.stdin.isTTY !== true) throw new FatalError(`${failed} of the statements and commands failed (the errors above)`);
+    } finally {
+      session.close();
+    }
+  },
+};
+
+/** Reads stdin to `.quit` or its end; returns how many statements and commands failed. */
+async function prompt(connection: DuckDBConnection, format: ResultFormat): Promise<number> {
+  const terminal = process.stdin.isTTY === true;
+  const lines = createInterface({ input: process.stdin, output: terminal ? process.stdout : undefined, terminal });
+  const out = (text: string): void => void process.stdout.write(text);
+  let failed = 0;
+  const fail = (message: string): void => {
+    failed += 1;
+    process.stderr.write(`Error: ${message}\n`);
+  };
+  const run = async (sql: string): Promise<void> => {
+    try {
+      await runEach(connection, sql, (result) => out(formatResult(result, format)));
+    } catch (err) {
+      // The node API words a statement that does not parse "Failed to extract statements: <DuckDB's error>".
+      fail((err instanceof Error ? err.message : String(err)).replace(/^Failed to extract statements: /, '').split('\n')[0]!.trim());
+    }
+  };
+  let pending = '';
+  const ask = (): void => {
+    if (!terminal) return;
+    lines.setPrompt(pending === '' ? PROMPT : CONTINUATION);
+    lines.prompt();
+  };
+  ask();
+  for await (const line of lines) {
+    const command = line.trim();
+    if (pending === '' && command.startsWith('.')) {
+      if (command === '.quit' || command === '.exit') break;
+      if (command === '.tables') await run(TABLES_SQL);
+      else if (command === '.help') out(`${HELP}\n`);
+      else fail(`unknown command ${command}: the commands are .tables, .help and .quit`);
+    } else if (pending !== '' || command !== '') {
+      pending = pending === '' ? line : `${pending}\n${line}`;
+      if (command.endsWith(';')) {
+        await run(pending);
+        pending = '';
+      }
+    }
+    ask();
+  }
+  lines.close();
+  // Input that ended without a final `;` still runs.
+  if (pending.trim() !== '') await run(pending);
+  return failed;
+}
+
+/** Runs every statement of `sql` in turn, handing each result to `show`, up to the first failure. */
+async function runEach(connection: DuckDBConnection, sql: string, show: (result: DuckDBResultReader) => void): Promise<void> {
+  const statements = await connection.extractStatements(sql);
+  for (let index = 0; index < statements.count; index += 1) show(await (await statements.prepare(index)).runAndReadAll());
+}

@@ -1,0 +1,71 @@
+/**
+ * What a warehouse defines beside its tables for analysts: macros (`ton()`) and views over the
+ * tables. Every sync creates them in a DuckDB warehouse, a Parquet warehouse carries them in its
+ * `views.sql`, and `chain-etl query` defines them in its session (docs/design.md §4).
+ */
+import { quotedIdentifier, quotedString } from '@duckdb/node-api';
+import type { AnyTable } from './table.js';
+
+/** A scalar macro: `name(parameters) AS body`. */
+export interface MacroDefinition {
+  readonly name: string;
+  /** What it computes; becomes its COMMENT and its dictionary entry. */
+  readonly doc: string;
+  readonly parameters: readonly string[];
+  readonly body: string;
+}
+
+/** A view over the tables. */
+export interface ViewDefinition {
+  readonly name: string;
+  /** What one row is; becomes the view's COMMENT and its dictionary entry. */
+  readonly doc: string;
+  /** The tables its query reads: it is defined only where all of them are. */
+  readonly reads: readonly AnyTable[];
+  readonly select: string;
+}
+
+export interface AnalystDefinitions {
+  readonly macros: readonly MacroDefinition[];
+  readonly views: readonly ViewDefinition[];
+}
+
+/** No macro and no view: a warehouse read or written without the analysts' definitions. */
+export const NO_DEFINITIONS: AnalystDefinitions = { macros: [], views: [] };
+
+/** How `definitionsSql` renders. */
+export interface DefinitionsSqlOptions {
+  /** Connection-local TEMP objects, without comments (a read-only database takes no others). @default false */
+  readonly temporary?: boolean;
+  /** Only the views and macros whose names are not in this set (those a read-only database lacks). @default none left out */
+  readonly except?: ReadonlySet<string>;
+}
+
+/**
+ * `CREATE OR REPLACE` statements for the macros, then the views whose tables are all in `tables`
+ * (a DuckDB view is bound when created, so one over a missing table fails), each with its COMMENT.
+ */
+export function definitionsSql(definitions: AnalystDefinitions, tables: ReadonlySet<string>, options: DefinitionsSqlOptions = {}): string {
+  const temp = options.temporary === true ? 'TEMP ' : '';
+  const wanted = <T extends { readonly name: string }>(items: readonly T[]): T[] => items.filter((item) => !options.except?.has(item.name));
+  const statements: string[] = [];
+  const comment = (kind: string, name: string, doc: string): void => {
+    if (options.temporary !== true) statements.push(`COMMENT ON ${kind} ${name} IS ${quotedString(doc)};`);
+  };
+  for (const macro of wanted(definitions.macros)) {
+    const name = quotedIdentifier(macro.name);
+    statements.push(`CREATE OR REPLACE ${temp}MACRO ${name}(${macro.parameters.join(', ')}) AS ${macro.body};`);
+    comment('MACRO', name, macro.doc);
+  }
+  for (const view of wanted(viewsOver(definitions, tables))) {
+    const name = quotedIdentifier(view.name);
+    statements.push(`CREATE OR REPLACE ${temp}VIEW ${name} AS\n${view.select};`);
+    comment('VIEW', name, view.doc);
+  }
+  return statements.join('\n');
+}
+
+/** The views of `definitions` whose tables are all in `tables`. */
+export function viewsOver(definitions: AnalystDefinitions, tables: ReadonlySet<string>): ViewDefinition[] {
+  return definitions.views.filter((view) => view.reads.every((table) => tables.has(table.name)));
+}

@@ -1,0 +1,73 @@
+/**
+ * The macros and views a warehouse defines for analysts (see src/core/warehouse-views.ts): exact
+ * scaling of amounts, and the joins and rollups asked for first.
+ */
+import { quotedIdentifier } from '@duckdb/node-api';
+import type { AnalystDefinitions } from '../core/warehouse-views.js';
+import type { AnyTable } from '../core/table.js';
+import { actionAccountsTable, actionsTable } from './actions.js';
+import { addressesTable } from './addresses.js';
+import { jettonTransfersTable } from './jetton-transfers.js';
+import { transactionsTable } from './transactions.js';
+
+const t = (table: AnyTable): string => quotedIdentifier(table.name);
+
+export const analystDefinitions: AnalystDefinitions = {
+  macros: [
+    {
+      name: 'ton',
+      doc: 'Nanoton to TON, exact: DECIMAL(38,9) (every DECIMAL(38,0) amount fits), never DOUBLE; ton(1) = 0.000000001.',
+      parameters: ['nanoton'],
+      // A DECIMAL product keeps both scales exactly; a quotient (`/ 1e9`) is DOUBLE in DuckDB.
+      body: 'CAST(nanoton AS DECIMAL(38,0)) * CAST(0.000000001 AS DECIMAL(10,9))',
+    },
+  ],
+  views: [
+    {
+      name: 'jetton_transfers_readable',
+      doc: 'Jetton transfers with the user-friendly forms of the jetton master, source and destination (from addresses); amounts in raw jetton units.',
+      reads: [jettonTransfersTable, addressesTable],
+      select: `SELECT
+  t.tx_hash,
+  t.tx_time,
+  t.tx_lt,
+  t.block_date,
+  t.jetton_master,
+  m.user_friendly AS jetton_master_friendly,
+  t.source,
+  s.user_friendly AS source_friendly,
+  t.destination,
+  d.user_friendly AS destination_friendly,
+  t.amount,
+  t.forward_ton_amount,
+  t.comment,
+  t.query_id,
+  t.trace_id
+FROM ${t(jettonTransfersTable)} AS t
+LEFT JOIN ${t(addressesTable)} AS m ON m.address = t.jetton_master
+LEFT JOIN ${t(addressesTable)} AS s ON s.address = t.source
+LEFT JOIN ${t(addressesTable)} AS d ON d.address = t.destination`,
+    },
+    {
+      name: 'daily_transactions',
+      doc: 'Per UTC day: transactions, aborted transactions, distinct accounts and total fees (nanoton).',
+      reads: [transactionsTable],
+      select: `SELECT
+  block_date AS day,
+  count(*) AS transactions,
+  count(*) FILTER (WHERE aborted) AS aborted,
+  count(DISTINCT account) AS accounts,
+  sum(total_fees) AS total_fees
+FROM ${t(transactionsTable)}
+GROUP BY day`,
+    },
+    {
+      name: 'account_actions',
+      doc: 'Every action once per account it involves: filter by account to get the history of a wallet or contract.',
+      reads: [actionAccountsTable, actionsTable],
+      select: `SELECT aa.account, a.*
+FROM ${t(actionAccountsTable)} AS aa
+JOIN ${t(actionsTable)} AS a ON a.action_id = aa.action_id`,
+    },
+  ],
+};
