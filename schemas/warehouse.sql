@@ -617,6 +617,8 @@ CREATE TABLE IF NOT EXISTS "_etl_runs" (
   "requests" JSON NOT NULL,
   "retries" INTEGER NOT NULL,
   "error" VARCHAR,
+  "tip_seqno" INTEGER,
+  "tip_time" TIMESTAMPTZ,
   PRIMARY KEY ("run_id")
 );
 COMMENT ON TABLE "_etl_runs" IS 'One row per command run: when, how it ended, and what it did.';
@@ -629,6 +631,8 @@ COMMENT ON COLUMN "_etl_runs"."rows" IS 'Rows committed per stream, {"stream": c
 COMMENT ON COLUMN "_etl_runs"."requests" IS 'HTTP requests made per stream, {"stream": count}.';
 COMMENT ON COLUMN "_etl_runs"."retries" IS 'HTTP retries over the whole run.';
 COMMENT ON COLUMN "_etl_runs"."error" IS 'Error message (with causes) when the run failed.';
+COMMENT ON COLUMN "_etl_runs"."tip_seqno" IS 'The settled tip the run read up to (masterchain seqno); null until the run has asked for it.';
+COMMENT ON COLUMN "_etl_runs"."tip_time" IS 'The settled tip''s block time: ended_at - tip_time is how far behind the chain the warehouse was when the run ended.';
 
 CREATE TABLE IF NOT EXISTS "_etl_rejects" (
   "stream" VARCHAR NOT NULL,

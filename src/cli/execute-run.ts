@@ -36,6 +36,7 @@ export async function executeRun(
   const startedAt = Math.floor(Date.now() / 1000);
   const rows: Record<string, number> = {};
   const requests: Record<string, number> = {};
+  let tip: Landmark | undefined;
   const record = (status: string, error: string | null): Promise<void> =>
     session.sink.recordRun({
       run_id: runId,
@@ -47,6 +48,8 @@ export async function executeRun(
       requests: JSON.stringify({ ...requests, total: session.http.stats.requests }),
       retries: session.http.stats.retries,
       error,
+      tip_seqno: tip?.seqno ?? null,
+      tip_time: tip?.utime ?? null,
     });
   // A run of another scope is refused before it writes anything, even its own record.
   const stored = await storedCheckpoints(session.sink);
@@ -62,7 +65,7 @@ export async function executeRun(
   };
   const started = performance.now();
   try {
-    const tip = await runTip(session, signal);
+    tip = await runTip(session, signal);
     await checkChain(session, stored, signal);
     const planned = await plan({ landmarks: session.landmarks, tip, stored, scopeOf: scopeRecorder(session, stored, tip), signal });
     const results = await runJobs(

@@ -12,7 +12,7 @@ import { overridesOf, type PipelineArgs } from './pipeline-options.js';
 import { plannedStreams, warehouseTables } from './session.js';
 
 /** Opens the warehouse the pipeline file (and its override flags) names, for reading by `command`. */
-export async function openPipelineQuerySession(args: PipelineArgs, command: 'query' | 'sql'): Promise<QuerySession> {
+export async function openPipelineQuerySession(args: PipelineArgs, command: 'query' | 'sql' | 'report'): Promise<QuerySession> {
   const pipeline = loadPipeline(args.pipeline, overridesOf(args), process.env, { requireApiKey: false });
   return openQuerySession(pipeline.sink.kind, pipeline.sink.path, warehouseTables(plannedStreams(pipeline)), analystDefinitions, command);
 }

@@ -47,6 +47,8 @@ export const etlRuns = defineTable({
     requests: json.doc('HTTP requests made per stream, {"stream": count}.'),
     retries: int32.doc('HTTP retries over the whole run.'),
     error: text.nullable().doc('Error message (with causes) when the run failed.'),
+    tip_seqno: int32.nullable().doc('The settled tip the run read up to (masterchain seqno); null until the run has asked for it.'),
+    tip_time: timestamptz.nullable().doc("The settled tip's block time: ended_at - tip_time is how far behind the chain the warehouse was when the run ended."),
   },
   primaryKey: ['run_id'],
   keyIndex: true,

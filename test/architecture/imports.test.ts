@@ -18,7 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['options', 'extract'],
   ['streams'],
   ['config', 'load'],
-  ['run'],
+  ['run', 'report'],
   ['cli'],
 ];
 

@@ -262,11 +262,12 @@ describe.concurrent.each([duckdb, parquet].map((sut) => [sut.name, sut] as const
       ]);
       const run = {
         run_id: 'r1', command: 'sync', started_at: NOW, ended_at: null, status: 'running',
-        rows: '{}', requests: '{}', retries: 0, error: null,
+        rows: '{}', requests: '{}', retries: 0, error: null, tip_seqno: null, tip_time: null,
       };
       await sink.recordRun(run);
-      await sink.recordRun({ ...run, ended_at: NOW + 5, status: 'ok', rows: '{"transfers":3}' });
-      expect(await sut.rows(sink, path, etlRuns)).toEqual([{ ...run, ended_at: NOW + 5, status: 'ok', rows: '{"transfers":3}' }]);
+      const ended = { ...run, ended_at: NOW + 5, status: 'ok', rows: '{"transfers":3}', tip_seqno: 50_000_120, tip_time: NOW - 60 };
+      await sink.recordRun(ended);
+      expect(await sut.rows(sink, path, etlRuns)).toEqual([ended]);
     });
   });
 

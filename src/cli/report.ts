@@ -1,0 +1,43 @@
+/**
+ * `chain-etl report <pipeline> --html out.html`: one self-contained page of what the warehouse holds
+ * and how its runs went (rows per day per table, distance to the tip and throughput over the recent
+ * runs, rejects). Reads like `query`: read-only, no API key, no lock a sync waits for.
+ */
+import { writeFileSync, renameSync } from 'node:fs';
+import type { CommandModule } from 'yargs';
+import { loadPipeline } from '../config/index.js';
+import { readReport } from '../report/read-report.js';
+import { reportHtml } from '../report/html.js';
+import { openPipelineQuerySession } from './query-session.js';
+import { plannedStreams, warehouseTables } from './session.js';
+import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
+
+interface ReportArgs extends PipelineArgs {
+  html: string;
+  runs: number;
+}
+
+export const reportCommand: CommandModule<object, ReportArgs> = {
+  command: 'report <pipeline>',
+  describe: 'write one self-contained HTML page: rows per day per table, distance to the tip and throughput of recent runs, rejects; reads only',
+  builder: (y) =>
+    pipelineOptions(y).options({
+      html: { type: 'string', demandOption: true, describe: 'the HTML file to write, e.g. report.html' },
+      runs: { type: 'number', default: 50, describe: 'how many recent runs to show' },
+    }) as never,
+  handler: async (args) => {
+    const pipeline = loadPipeline(args.pipeline, overridesOf(args), process.env, { requireApiKey: false });
+    const session = await openPipelineQuerySession(args, 'report');
+    let html: string;
+    try {
+      const read = await readReport(async (sql) => (await session.connection.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[], warehouseTables(plannedStreams(pipeline)), args.runs);
+      html = reportHtml({ pipeline: pipeline.file, sink: pipeline.sink, generatedAt: new Date().toISOString(), ...read });
+    } finally {
+      session.close();
+    }
+    // Written whole or not at all: a reader never opens half a page.
+    const temporary = `${args.html}.tmp-${process.pid}`;
+    writeFileSync(temporary, html);
+    renameSync(temporary, args.html);
+  },
+};

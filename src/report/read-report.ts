@@ -1,0 +1,46 @@
+/**
+ * The report's numbers, asked of a read-only SQL connection onto the warehouse (the DuckDB file, or
+ * views over the Parquet manifest's files): rows per `block_date` of every fact table, the last runs
+ * and the rejects by reason.
+ */
+import { etlRejects, etlRuns } from '../core/bookkeeping.js';
+import type { AnyTable } from '../core/table.js';
+import type { ReportData, RejectGroup, RunPoint, TableDays } from './report-data.js';
+
+/** Runs a query and returns its rows as JSON-ready objects. */
+export type ReadQuery = (sql: string) => Promise<Record<string, unknown>[]>;
+
+const q = (name: string): string => `"${name}"`;
+
+export async function readReport(query: ReadQuery, tables: readonly AnyTable[], runs: number): Promise<Omit<ReportData, 'pipeline' | 'sink' | 'generatedAt'>> {
+  const facts = tables.filter((table) => 'block_date' in table.columns);
+  const days: TableDays[] = [];
+  for (const table of facts) {
+    const rows = await query(`SELECT block_date::VARCHAR AS day, count(*) AS rows FROM ${q(table.name)} GROUP BY block_date ORDER BY block_date`);
+    days.push({ table: table.name, days: rows.map((row) => ({ day: String(row.day), rows: Number(row.rows) })) });
+  }
+  return { tables: days, runs: await readRuns(query, runs), rejects: await readRejects(query) };
+}
+
+async function readRuns(query: ReadQuery, limit: number): Promise<RunPoint[]> {
+  const rows = await query(
+    `SELECT command, status, strftime(started_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS started_at, epoch(ended_at) - epoch(started_at) AS seconds, rows::VARCHAR AS rows, ` +
+      `epoch(ended_at) - epoch(tip_time) AS behind FROM ${q(etlRuns.name)} ORDER BY started_at DESC LIMIT ${limit}`,
+  );
+  return rows.reverse().map((row) => ({
+    command: String(row.command),
+    status: String(row.status),
+    startedAt: String(row.started_at),
+    seconds: row.seconds === null || row.status === 'abandoned' ? null : Number(row.seconds),
+    rows: Object.values(JSON.parse(String(row.rows)) as Record<string, number>).reduce((a, b) => a + b, 0),
+    behindSeconds: row.behind === null ? null : Number(row.behind),
+  }));
+}
+
+async function readRejects(query: ReadQuery): Promise<RejectGroup[]> {
+  const rows = await query(
+    `SELECT stream, reason, count(*) AS items, strftime(max(seen_at) AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS last_seen FROM ${q(etlRejects.name)} ` +
+      'GROUP BY stream, reason ORDER BY items DESC, stream, reason LIMIT 50',
+  );
+  return rows.map((row) => ({ stream: String(row.stream), reason: String(row.reason), count: Number(row.items), lastSeen: String(row.last_seen) }));
+}

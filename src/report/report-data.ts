@@ -1,0 +1,37 @@
+/** What `chain-etl report` shows, read from a warehouse (src/report/read-report.ts) and drawn by html.ts. */
+export interface ReportData {
+  readonly pipeline: string;
+  readonly sink: { readonly kind: string; readonly path: string };
+  /** When the report was made (ISO, UTC). */
+  readonly generatedAt: string;
+  /** Rows per UTC day of every fact table (those with a `block_date`), oldest day first. */
+  readonly tables: readonly TableDays[];
+  /** The last runs, oldest first. */
+  readonly runs: readonly RunPoint[];
+  /** Rejected items by stream and reason, most first. */
+  readonly rejects: readonly RejectGroup[];
+}
+
+export interface TableDays {
+  readonly table: string;
+  readonly days: readonly { readonly day: string; readonly rows: number }[];
+}
+
+export interface RunPoint {
+  readonly command: string;
+  readonly status: string;
+  readonly startedAt: string;
+  /** Seconds the run took; null while it runs or when it was abandoned. */
+  readonly seconds: number | null;
+  /** Rows the run committed, all streams together. */
+  readonly rows: number;
+  /** How old the settled tip it reached was when it ended, in seconds: the warehouse's distance to the chain's head then. Null when the run did not record its tip. */
+  readonly behindSeconds: number | null;
+}
+
+export interface RejectGroup {
+  readonly stream: string;
+  readonly reason: string;
+  readonly count: number;
+  readonly lastSeen: string;
+}
