@@ -8,7 +8,7 @@ import { buildDevnetApi } from '../../../src/devnet/index.js';
 import { v2Handlers } from '../../../src/devnet/api/v2/index.js';
 import { SUBWALLET_ID } from '../../../src/devnet/api/v2/contract-cells.js';
 import { QueryParams } from '../../../src/devnet/http/query-params.js';
-import { ApiError } from '../../../src/devnet/http/api-error.js';
+import { apiErrorOf } from '../../support/api-error.js';
 import type { Account, Block, Transaction } from '../../../src/devnet/chain/model.js';
 import { FIRST_MC_SEQNO, FIRST_SHARD_SEQNO } from '../../../src/devnet/chain/constants.js';
 
@@ -29,13 +29,8 @@ function post(endpoint: string, body: Record<string, unknown>): any {
 }
 
 function failure(fn: () => unknown): { status: number; error: string } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return { status: err.status, error: err.message };
-    throw err;
-  }
-  throw new Error('expected an ApiError');
+  const err = apiErrorOf(fn);
+  return { status: err.status, error: err.message };
 }
 
 const address = (account: Account): Address => new Address(account.workchain, account.id);
