@@ -162,12 +162,20 @@ describe('TonClient against the devnet', () => {
     expect(fees.source_fees.fwd_fee).toBeGreaterThanOrEqual(400_000);
   });
 
-  it('sends a wallet transfer: accepted with the wallet’s seqno, refused with another', async () => {
+  it('sends a wallet transfer: accepted with the wallet’s seqno, refused with another, included once when the chain grows', async () => {
     const wallet = busiest('wallet');
     const to = addressOf(wallet);
     await client.sendMessage(external({ to, body: walletBody(wallet, wallet.seqno) }));
     await client.sendFile(beginCell().store(storeMessage(external({ to, body: walletBody(wallet, wallet.seqno) }))).endCell().toBoc());
     expect((await failure(client.sendMessage(external({ to, body: walletBody(wallet, wallet.seqno + 1) })))).body).toMatchObject({ code: 500, error: 'Exit code 33 != 0' });
+
+    // The chain grows: the next block holds the transfer, once; the client reads it back.
+    const seqno = wallet.seqno;
+    devnet.grow(1);
+    expect(wallet.seqno).toBe(seqno + 1);
+    const sent = (await client.getTransactions(to, { limit: 5 })).filter((t) => t.inMessage?.info.type === 'external-in' && t.now === chain().mcBlock(devnet.view.headStep).genUtime);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.outMessages.get(0)?.info).toMatchObject({ type: 'internal', value: { coins: 1_000_000n } });
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * POST /sendBoc, /sendBocReturnHash: accept a signed external message for a wallet, checked as the
  * wallet contract checks it before accepting (wallet id, seqno, expiry; the devnet's wallets have no
- * private keys, so the signature is not checked). POST /estimateFee: the fees such a message costs,
+ * private keys, so the signature is not checked); a plain transfer goes into the chain's next block. POST /estimateFee: the fees such a message costs,
  * with mainnet's basechain prices.
  */
-import { beginCell, Cell, loadMessage, storeMessage, type Message as CoreMessage } from '@ton/core';
+import { beginCell, Cell, loadMessage, loadMessageRelaxed, storeMessage, type Address, type Message as CoreMessage, type MessageRelaxed } from '@ton/core';
+import type { BodySpec } from '../../chain/bodies.js';
 import type { Handler } from '../../http/types.js';
 import type { QueryParams } from '../../http/query-params.js';
 import type { Account } from '../../chain/model.js';
@@ -32,11 +33,13 @@ const CELL_PRICE = 2_621_440_000n;
 export function sendHandlers(api: DevnetApi): Record<string, Handler> {
   return {
     sendBoc: (req) => {
-      acceptExternal(api, req.query);
+      submit(api, acceptExternal(api, req.query));
       return { '@type': 'ok' };
     },
     sendBocReturnHash: (req) => {
-      const { message, cell } = acceptExternal(api, req.query);
+      const accepted = acceptExternal(api, req.query);
+      submit(api, accepted);
+      const { message, cell } = accepted;
       return { '@type': 'raw.extMessageInfo', hash: cell.hash().toString('base64'), hash_norm: normalizedHash(message) };
     },
     estimateFee: (req) => {
@@ -70,6 +73,59 @@ export function sendHandlers(api: DevnetApi): Record<string, Handler> {
 interface AcceptedExternal {
   readonly message: CoreMessage;
   readonly cell: Cell;
+  readonly wallet: Account;
+}
+
+/**
+ * Queues the transfer for the chain's next block when the chain can hold it: one plain message (no
+ * body or a text comment) to an account it knows. Other accepted messages are not included.
+ */
+function submit(api: DevnetApi, { message, cell, wallet }: AcceptedExternal): void {
+  const slice = message.body.beginParse();
+  slice.skip(512);
+  const subwalletId = slice.loadUint(32);
+  const validUntil = slice.loadUint(32);
+  const seqno = slice.loadUint(32);
+  if (wallet.kind === 'wallet' && (slice.remainingBits < 8 || slice.loadUint(8) !== 0)) return;
+  if (slice.remainingRefs !== 1 || slice.remainingBits < 8) return;
+  slice.skip(8);
+  let out: MessageRelaxed;
+  try {
+    out = loadMessageRelaxed(slice.loadRef().beginParse());
+  } catch {
+    return;
+  }
+  if (out.info.type !== 'internal' || out.init) return;
+  const to = api.view.chain.population.byRaw.get(rawOf(out.info.dest));
+  const body = plainBody(out.body);
+  if (to === undefined || body === undefined) return;
+  api.submit({
+    hash: cell.hash().toString('base64'),
+    wallet: wallet.index,
+    signature: message.body.beginParse().loadBuffer(64),
+    subwalletId,
+    validUntil,
+    seqno,
+    to,
+    value: out.info.value.coins,
+    bounce: out.info.bounce,
+    body,
+  });
+}
+
+function plainBody(body: Cell): BodySpec | undefined {
+  if (body.bits.length === 0 && body.refs.length === 0) return { kind: 'empty' };
+  const slice = body.beginParse();
+  if (slice.remainingBits < 32 || slice.loadUint(32) !== 0) return undefined;
+  try {
+    return { kind: 'text', text: slice.loadStringTail() };
+  } catch {
+    return undefined;
+  }
+}
+
+function rawOf(address: Address): string {
+  return `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
 }
 
 function acceptExternal(api: DevnetApi, q: QueryParams): AcceptedExternal {
@@ -83,12 +139,12 @@ function acceptExternal(api: DevnetApi, q: QueryParams): AcceptedExternal {
   if (message.info.type !== 'external-in') throw notAccepted();
   const dest = message.info.dest;
   const population = api.view.chain.population;
-  const index = population.byRaw.get(`${dest.workChain}:${dest.hash.toString('hex').toUpperCase()}`);
+  const index = population.byRaw.get(rawOf(dest));
   const account = index === undefined ? undefined : population.accountAt(index);
   if (account === undefined || account.status !== 'active') throw exitCode(EXIT_NO_CODE);
   if (WALLET_GAS[account.kind] === undefined) throw notAccepted();
   checkWalletBody(api, account, message.body);
-  return { message, cell };
+  return { message, cell, wallet: account };
 }
 
 /** signature (512 bits), wallet id, valid_until, seqno: the header every wallet external starts with. */
