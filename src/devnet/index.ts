@@ -69,7 +69,13 @@ export function buildDevnetApi(opts: Pick<DevnetOptions, 'seed' | 'blocks' | 'ne
     indexerLag: opts.indexerLag ?? DEVNET_DEFAULTS.indexerLag,
     classifyDelay: opts.classifyDelay ?? DEVNET_DEFAULTS.classifyDelay,
   });
-  return { generator, view, render: new RenderContext(generator.chain, opts.network ?? 'mainnet'), tieRng: new Rng(seed ^ 0x7e1e5) };
+  return {
+    generator,
+    view,
+    render: new RenderContext(generator.chain, opts.network ?? 'mainnet'),
+    tieRng: new Rng(seed ^ 0x7e1e5),
+    submit: (transfer) => generator.submit(transfer),
+  };
 }
 
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {

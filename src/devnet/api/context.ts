@@ -1,6 +1,7 @@
 import type { ChainView } from '../view.js';
 import type { RenderContext } from '../render/context.js';
 import type { Rng } from '../chain/rng.js';
+import type { SubmittedTransfer } from '../chain/submitted-transfer.js';
 import { Refs } from '../render/refs.js';
 import { renderAddressBook, renderMetadata } from '../render/address-book.js';
 import { ApiError } from '../http/api-error.js';
@@ -15,6 +16,8 @@ export interface DevnetApi {
   readonly render: RenderContext;
   /** Seeded, advanced per request: tie order differs between requests but a replayed session repeats. */
   readonly tieRng: Rng;
+  /** Queues a client's wallet transfer (sendBoc) for the chain's next block. */
+  readonly submit: (transfer: SubmittedTransfer) => void;
 }
 
 /** Addresses are accepted in any form (raw, bounceable or not, url-safe or not), as on the real service. */

@@ -10,6 +10,7 @@ import { Elections } from './elections.js';
 import { Traffic, type WalletOrder } from './traffic.js';
 import { receive, type ContractContext, type OutSpec, type RecordSink } from './contracts.js';
 import { classifyTrace } from './classify.js';
+import type { SubmittedTransfer } from './submitted-transfer.js';
 import type { Account, Action, Block, Message, TraceKind, Transaction } from './model.js';
 import {
   BASECHAIN_SHARDS,
@@ -35,6 +36,7 @@ export class Generator {
   private stepTxs: number[] = [];
   private stepCompleted: number[] = [];
   private records: StepRecords = emptyRecords();
+  private readonly submitted: SubmittedTransfer[] = [];
 
   constructor(seed: number) {
     this.rng = new Rng(seed);
@@ -49,6 +51,11 @@ export class Generator {
     const generator = new Generator(seed);
     for (let i = 0; i < blocks; i++) generator.advance();
     return generator;
+  }
+
+  /** Queues a transfer a client sent, for the next block. */
+  submit(transfer: SubmittedTransfer): void {
+    this.submitted.push(transfer);
   }
 
   /** Appends one masterchain block with its shard blocks. */
@@ -71,6 +78,7 @@ export class Generator {
     for (const order of this.traffic.ordersFor(planned, (v) => this.elections.keysOf(v), utime + 600)) {
       this.startTrace(order, step);
     }
+    for (const transfer of this.submitted.splice(0)) this.includeSubmitted(transfer, step);
     this.closeStep(step);
   }
 
@@ -117,6 +125,29 @@ export class Generator {
     });
     const trace = this.newTrace(order.kind, msg.hash);
     this.deliver(msg, trace, step);
+  }
+
+  /** What the wallet would refuse by now (a used seqno, expired, more than its balance) is dropped. */
+  private includeSubmitted(transfer: SubmittedTransfer, step: number): void {
+    const wallet = this.chain.population.accountAt(transfer.wallet);
+    if (transfer.seqno !== wallet.seqno || transfer.validUntil <= this.chain.utimes[step]! || transfer.value >= wallet.balance) return;
+    const { hash, signature, subwalletId, validUntil, seqno, to, value, bounce, body } = transfer;
+    const msg: Message = {
+      hash,
+      source: null,
+      destination: transfer.wallet,
+      value: 0n,
+      fwdFee: 0n,
+      createdLt: null,
+      createdAt: null,
+      bounce: false,
+      bounced: false,
+      body: { kind: 'wallet_external', signature, subwalletId, validUntil, seqno, out: { to, value, bounce, body } },
+      outTx: -1,
+      inTx: -1,
+      serialized: undefined,
+    };
+    this.deliver(msg, this.newTrace('ton_transfer', hash), step);
   }
 
   private newTrace(kind: TraceKind, externalHash: string | null): number {

@@ -4,6 +4,18 @@ import { ZERO_HASH, type RenderContext } from './context.js';
 import { renderMessage } from './message.js';
 import type { Refs } from './refs.js';
 
+/** Gas price of the devnet's fees, nanotons per gas unit. */
+export const GAS_PRICE = 400n;
+const MAX_GAS_LIMIT = 1_000_000n;
+
+/** `gas_limit` of a computed transaction: what its inbound value buys, capped; 0 without an internal inbound message. */
+export function gasLimitOf(tx: Transaction, gasUsed: number): bigint {
+  const inbound = tx.inMsg !== null && tx.inMsg.source !== null ? tx.inMsg : null;
+  if (inbound === null) return 0n;
+  const bought = inbound.value / GAS_PRICE > MAX_GAS_LIMIT ? MAX_GAS_LIMIT : inbound.value / GAS_PRICE;
+  return BigInt(Math.max(gasUsed, Number(bought)));
+}
+
 export function renderTransaction(ctx: RenderContext, tx: Transaction, refs: Refs): Record<string, unknown> {
   const chain = ctx.chain;
   const account = chain.population.accountAt(tx.account);
@@ -52,7 +64,7 @@ function renderDescription(tx: Transaction): Record<string, unknown> {
   if (compute.kind === 'skipped') {
     description.compute_ph = { skipped: true, reason: compute.reason };
   } else {
-    const gasFees = BigInt(compute.gasUsed) * 400n;
+    const gasFees = BigInt(compute.gasUsed) * GAS_PRICE;
     description.compute_ph = {
       skipped: false,
       success: compute.exitCode === 0,
@@ -60,7 +72,7 @@ function renderDescription(tx: Transaction): Record<string, unknown> {
       account_activated: tx.origStatus !== 'active' && tx.endStatus === 'active',
       gas_fees: gasFees.toString(),
       gas_used: String(compute.gasUsed),
-      gas_limit: inbound === null ? '0' : String(Math.max(compute.gasUsed, Number(inbound.value / 400n > 1_000_000n ? 1_000_000n : inbound.value / 400n))),
+      gas_limit: String(gasLimitOf(tx, compute.gasUsed)),
       mode: 0,
       exit_code: compute.exitCode,
       vm_steps: compute.vmSteps,
@@ -113,7 +125,7 @@ function accountState(hash: string, status: Transaction['origStatus'], balance: 
   };
 }
 
-function genesisStateHash(id: Buffer): string {
+export function genesisStateHash(id: Buffer): string {
   return createHash('sha256').update(id).digest('base64');
 }
 

@@ -4,7 +4,8 @@
  * code and data are those of the head state (the devnet keeps no historical contract data).
  */
 import type { Handler } from '../../http/types.js';
-import type { Account, AccountStatus, Transaction } from '../../chain/model.js';
+import type { Account, AccountStatus, Block, Transaction } from '../../chain/model.js';
+import type { QueryParams } from '../../http/query-params.js';
 import { ZERO_HASH } from '../../render/context.js';
 import type { DevnetApi } from '../context.js';
 import { blockIdExt, headMcBlock, mcBlockAt } from './block-id.js';
@@ -14,26 +15,15 @@ import { addressParam, seqnoParam } from './params.js';
 export type V2AccountState = 'uninitialized' | 'active' | 'frozen';
 
 export function accountsHandlers(api: DevnetApi): Record<string, Handler> {
-  const chain = api.view.chain;
   return {
     getAddressInformation: (req) => {
-      const raw = addressParam(req.query);
-      const seqno = seqnoParam(req.query, false);
-      const block = seqno === undefined ? headMcBlock(api) : mcBlockAt(api, seqno);
-      const index = chain.population.byRaw.get(raw);
-      const account = index === undefined ? undefined : chain.population.accountAt(index);
-      const state = account === undefined ? undefined : accountStateAt(api, account, block.mcSeqno);
-      const v2State = v2StateOf(state?.status ?? 'nonexist');
+      const { account, block, state, v2State } = addressAt(api, req.query);
       const deployed = account !== undefined && v2State === 'active';
       return {
         '@type': 'raw.fullAccountState',
         balance: (state?.balance ?? 0n).toString(),
         extra_currencies: [],
-        last_transaction_id: {
-          '@type': 'internal.transactionId',
-          lt: String(state?.lastTx?.lt ?? 0),
-          hash: state?.lastTx?.hash ?? ZERO_HASH,
-        },
+        last_transaction_id: lastTransactionId(state),
         block_id: blockIdExt(block),
         code: deployed ? boc(codeCell(account)) : '',
         data: deployed ? boc(dataCell(api.render, account)) : '',
@@ -44,6 +34,31 @@ export function accountsHandlers(api: DevnetApi): Record<string, Handler> {
       };
     },
   };
+}
+
+/** An address parameter's account (undefined when the chain never saw it) and its state at the `seqno` parameter or the HEAD. */
+export interface AddressAt {
+  readonly raw: string;
+  readonly account: Account | undefined;
+  readonly block: Block;
+  readonly state: AccountStateAt | undefined;
+  readonly v2State: V2AccountState;
+}
+
+export function addressAt(api: DevnetApi, query: QueryParams): AddressAt {
+  const chain = api.view.chain;
+  const raw = addressParam(query);
+  const seqno = seqnoParam(query, false);
+  const block = seqno === undefined ? headMcBlock(api) : mcBlockAt(api, seqno);
+  const index = chain.population.byRaw.get(raw);
+  const account = index === undefined ? undefined : chain.population.accountAt(index);
+  const state = account === undefined ? undefined : accountStateAt(api, account, block.mcSeqno);
+  return { raw, account, block, state, v2State: v2StateOf(state?.status ?? 'nonexist') };
+}
+
+/** The id of the last transaction as of the state; lt 0 and the zero hash before any. */
+export function lastTransactionId(state: AccountStateAt | undefined): Record<string, unknown> {
+  return { '@type': 'internal.transactionId', lt: String(state?.lastTx?.lt ?? 0), hash: state?.lastTx?.hash ?? ZERO_HASH };
 }
 
 export interface AccountStateAt {

@@ -5,7 +5,9 @@
 import type { Block } from '../../chain/model.js';
 import { BASECHAIN_SHARDS, FIRST_MC_SEQNO, FIRST_SHARD_SEQNO, MASTERCHAIN_SHARD } from '../../chain/constants.js';
 import { ApiError } from '../../http/api-error.js';
+import type { QueryParams } from '../../http/query-params.js';
 import type { DevnetApi } from '../context.js';
+import { hashParam, int32Param, shardParam } from './params.js';
 
 /** `8000000000000000` → `-9223372036854775808`. */
 export function signedShard(shardHex: string): string {
@@ -61,5 +63,19 @@ export function blockAt(api: DevnetApi, workchain: number, shardHex: string, seq
     if (step >= 0 && step <= api.view.headStep) block = chain.blocksOfStep(step).find((b) => b.shard === shardHex);
   }
   if (block === undefined) throw blockNotFound(workchain, shardHex, seqno);
+  return block;
+}
+
+/** A block by workchain, shard and seqno whose root_hash / file_hash, when given, must match. */
+export function identifiedBlock(api: DevnetApi, q: QueryParams): Block {
+  const workchain = int32Param(q, 'workchain', true);
+  const shard = shardParam(q, true);
+  const seqno = int32Param(q, 'seqno', true);
+  const rootHash = hashParam(q, 'root_hash');
+  const fileHash = hashParam(q, 'file_hash');
+  const block = blockAt(api, workchain, shard, seqno);
+  if ((rootHash !== undefined && rootHash !== block.rootHash) || (fileHash !== undefined && fileHash !== block.fileHash)) {
+    throw blockNotFound(workchain, shard, seqno);
+  }
   return block;
 }

@@ -1,14 +1,16 @@
 /**
- * GET /getBlockTransactions: short ids of one block's transactions, ordered by (account id, lt) as
- * the liteserver lists them; `after_lt` + `after_hash` (the account id of the last item) is an
+ * GET /getBlockTransactions (short ids) and /getBlockTransactionsExt (whole transactions): one
+ * block's transactions, ordered by (account id, lt) as the liteserver lists them; `after_lt` + `after_hash` (the account id of the last item) is an
  * exclusive cursor in that order, and `incomplete` says more remain.
  */
 import type { Handler } from '../../http/types.js';
+import type { QueryParams } from '../../http/query-params.js';
 import type { Block, Transaction } from '../../chain/model.js';
 import { ApiError } from '../../http/api-error.js';
 import type { DevnetApi } from '../context.js';
-import { blockAt, blockIdExt, blockNotFound } from './block-id.js';
-import { accountIdParam, hashParam, int32Param, int64Param, shardParam } from './params.js';
+import { blockIdExt, identifiedBlock } from './block-id.js';
+import { v2Transaction } from './transaction-json.js';
+import { accountIdParam, countParam, int64Param } from './params.js';
 
 /** `mode` of every short tx id: the liteserver request mode the gateway uses, account|lt|hash (1|2|4) plus 128. */
 const SHORT_TX_MODE = 135;
@@ -24,30 +26,12 @@ interface Cursor {
 export function blockTransactionsHandlers(api: DevnetApi): Record<string, Handler> {
   return {
     getBlockTransactions: (req) => {
-      const q = req.query;
-      const workchain = int32Param(q, 'workchain', true);
-      const shard = shardParam(q, true);
-      const seqno = int32Param(q, 'seqno', true);
-      const rootHash = hashParam(q, 'root_hash');
-      const fileHash = hashParam(q, 'file_hash');
-      const afterLt = int64Param(q, 'after_lt');
-      const afterHash = accountIdParam(q, 'after_hash');
-      if ((afterLt === undefined) !== (afterHash === undefined)) throw new ApiError(422, 'after_lt and after_hash should be used together');
-      if (afterLt !== undefined && afterLt < 0n) throw new ApiError(422, 'after_lt should be non-negative');
-      const count = countParam(q.get('count'));
-
-      const block = blockAt(api, workchain, shard, seqno);
-      if ((rootHash !== undefined && rootHash !== block.rootHash) || (fileHash !== undefined && fileHash !== block.fileHash)) {
-        throw blockNotFound(workchain, shard, seqno);
-      }
-      const cursor = afterLt === undefined || afterHash === undefined ? undefined : { lt: afterLt, account: afterHash };
-      const rest = blockTxsByAccount(api, block).filter((tx) => cursor === undefined || isAfter(api, tx, cursor));
-      const page = rest.slice(0, count);
+      const { block, count, page, incomplete } = blockTransactionsPage(api, req.query);
       return {
         '@type': 'blocks.transactions',
         id: blockIdExt(block),
         req_count: count,
-        incomplete: rest.length > page.length,
+        incomplete,
         transactions: page.map((tx) => ({
           '@type': 'blocks.shortTxId',
           mode: SHORT_TX_MODE,
@@ -57,16 +41,37 @@ export function blockTransactionsHandlers(api: DevnetApi): Record<string, Handle
         })),
       };
     },
+    getBlockTransactionsExt: (req) => {
+      const { block, count, page, incomplete } = blockTransactionsPage(api, req.query);
+      return {
+        '@type': 'blocks.transactionsExt',
+        id: blockIdExt(block),
+        req_count: count,
+        incomplete,
+        transactions: page.map((tx) => v2Transaction(api, tx, 'raw.transactionExt')),
+      };
+    },
   };
 }
 
-function countParam(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return DEFAULT_COUNT;
-  if (!/^[+-]?\d+$/.test(raw)) throw new ApiError(422, 'failed to parse count');
-  const count = Number(raw);
-  if (count <= 0) throw new ApiError(422, 'count should be positive');
-  if (count > MAX_COUNT) throw new ApiError(422, `count should be less or equal ${MAX_COUNT}`);
-  return count;
+interface BlockTransactionsPage {
+  readonly block: Block;
+  readonly count: number;
+  readonly page: Transaction[];
+  readonly incomplete: boolean;
+}
+
+function blockTransactionsPage(api: DevnetApi, q: QueryParams): BlockTransactionsPage {
+  const block = identifiedBlock(api, q);
+  const afterLt = int64Param(q, 'after_lt');
+  const afterHash = accountIdParam(q, 'after_hash');
+  if ((afterLt === undefined) !== (afterHash === undefined)) throw new ApiError(422, 'after_lt and after_hash should be used together');
+  if (afterLt !== undefined && afterLt < 0n) throw new ApiError(422, 'after_lt should be non-negative');
+  const count = countParam(q, 'count', DEFAULT_COUNT, MAX_COUNT);
+  const cursor = afterLt === undefined || afterHash === undefined ? undefined : { lt: afterLt, account: afterHash };
+  const rest = blockTxsByAccount(api, block).filter((tx) => cursor === undefined || isAfter(api, tx, cursor));
+  const page = rest.slice(0, count);
+  return { block, count, page, incomplete: rest.length > page.length };
 }
 
 /** The block's transactions in (account id, lt) order; the chain keeps them in (lt, account) order. */

@@ -1,5 +1,5 @@
 /**
- * GET /getMasterchainInfo, /getShards, /getMasterchainBlockSignatures. The node's view: `last` is
+ * GET /getMasterchainInfo, /getShards (also /shards), /getMasterchainBlockSignatures. The node's view: `last` is
  * the chain HEAD, not the indexed block v3's /masterchainInfo reports.
  */
 import { createHash } from 'node:crypto';
@@ -11,6 +11,10 @@ import { seqnoParam } from './params.js';
 
 export function blocksHandlers(api: DevnetApi): Record<string, Handler> {
   const chain = api.view.chain;
+  const getShards: Handler = (req) => {
+    const mc = mcBlockAt(api, seqnoParam(req.query, true));
+    return { '@type': 'blocks.shards', shards: shardBlocksOf(api, mc).map(blockIdExt) };
+  };
   return {
     getMasterchainInfo: () => {
       const last = headMcBlock(api);
@@ -21,10 +25,9 @@ export function blocksHandlers(api: DevnetApi): Record<string, Handler> {
         init: blockIdExt(chain.mcBlock(0)),
       };
     },
-    getShards: (req) => {
-      const mc = mcBlockAt(api, seqnoParam(req.query, true));
-      return { '@type': 'blocks.shards', shards: shardBlocksOf(api, mc).map(blockIdExt) };
-    },
+    getShards,
+    // The Python gateway's name, still what @ton/ton's TonClient calls.
+    shards: getShards,
     getMasterchainBlockSignatures: (req) => {
       const mc = mcBlockAt(api, seqnoParam(req.query, true));
       const signatures = chain.population.validators.map((validator) => {

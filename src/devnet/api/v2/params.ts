@@ -48,6 +48,17 @@ export function int32Param(query: QueryParams, name: string, required = false): 
   return Number(value);
 }
 
+/** A positive count with a default and a maximum (`count`, `limit`): `<name> should be positive`, `… less or equal <max>`. */
+export function countParam(query: QueryParams, name: string, defaultValue: number, max: number): number {
+  const raw = present(query, name);
+  if (raw === undefined) return defaultValue;
+  if (!INTEGER.test(raw)) throw unprocessable(`failed to parse ${name}`);
+  const count = Number(raw);
+  if (count <= 0) throw unprocessable(`${name} should be positive`);
+  if (count > max) throw unprocessable(`${name} should be less or equal ${max}`);
+  return count;
+}
+
 /** A masterchain seqno: required unless told otherwise, and positive. */
 export function seqnoParam(query: QueryParams, required: true): number;
 export function seqnoParam(query: QueryParams, required: false): number | undefined;
