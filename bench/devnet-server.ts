@@ -8,6 +8,9 @@
  * the chain is generated once per benchmark. It is driven by JSON lines on stdin, one reply line on
  * stdout per command (see DevnetCommand); the first stdout line is `{"ready":…}`.
  *
+ * `record` and `replay` open listeners over a devnet listener (bench/replay-listener.ts): the first
+ * records its answers, the second serves them again byte for byte with a rate limit and latency.
+ *
  *   node .bench-build/bench/devnet-server.js --blocks 4000 [--seed 7]
  */
 import { createInterface } from 'node:readline';
@@ -16,12 +19,15 @@ import { buildDevnetApi } from '../src/devnet/index.js';
 import { createDevnetServer, type DevnetServer, type RequestInfo } from '../src/devnet/http/server.js';
 import { devnetRoutes } from '../src/devnet/api/routes.js';
 import { Rng } from '../src/devnet/chain/rng.js';
+import { recordingListener, replayingListener, type RecordingStore } from './replay-listener.js';
 
 /** The key every listener accepts (network mainnet). */
 export const BENCH_KEY = 'BENCHKEY';
 
 export type DevnetCommand =
   | { readonly op: 'serve'; readonly keyRps: number; readonly latencyMs: number }
+  | { readonly op: 'record'; readonly upstreamId: number }
+  | { readonly op: 'replay'; readonly upstreamId: number; readonly keyRps: number; readonly latencyMs: number }
   | { readonly op: 'stats'; readonly id: number }
   | { readonly op: 'close'; readonly id: number }
   | { readonly op: 'usage' }
@@ -53,6 +59,8 @@ export interface ServerStats {
   readonly maxPerSecond: number;
   /** For the first 20 429s: ms between the refused request's arrival and the previous arrival. */
   readonly rateLimitedGapsMs: readonly number[];
+  /** Requests a replaying listener had no recording for (forwarded to the devnet and recorded then). */
+  readonly notReplayed: number;
 }
 
 export interface UsageReply {
@@ -77,10 +85,13 @@ interface LogEntry {
   readonly done: number;
   readonly status: number;
   readonly path: string;
+  /** False for a replaying listener's request it had no recording for. */
+  readonly replayed: boolean;
 }
 
 interface Listener {
-  readonly server: DevnetServer;
+  readonly server: Pick<DevnetServer, 'url' | 'close'>;
+  readonly upstream: string;
   readonly log: LogEntry[];
 }
 
@@ -94,7 +105,13 @@ async function main(): Promise<void> {
   const routes = devnetRoutes(api);
   const faultRng = new Rng(seed ^ 0xfa017);
   const listeners = new Map<number, Listener>();
+  const recordings: RecordingStore = new Map();
   let nextId = 1;
+  const add = (server: Listener['server'], upstream: string, log: LogEntry[]): ServeReply => {
+    const id = nextId++;
+    listeners.set(id, { server, upstream, log });
+    return { id, url: server.url };
+  };
   const reply = (value: unknown): void => {
     process.stdout.write(`${JSON.stringify(value)}\n`);
   };
@@ -115,12 +132,22 @@ async function main(): Promise<void> {
           port: 0,
           onRequest: (info: RequestInfo) => {
             const done = Date.now();
-            log.push({ at: done - info.ms, done, status: info.status, path: info.path });
+            log.push({ at: done - info.ms, done, status: info.status, path: info.path, replayed: true });
           },
         });
-        const id = nextId++;
-        listeners.set(id, { server, log });
-        return { id, url: server.url } satisfies ServeReply;
+        return add(server, server.url, log);
+      }
+      case 'record':
+      case 'replay': {
+        const log: Listener['log'] = [];
+        const upstream = listeners.get(command.upstreamId)?.upstream;
+        if (upstream === undefined) throw new Error(`no devnet listener ${command.upstreamId}`);
+        const events = { onRequest: (at: number, done: number, status: number, path: string, replayed: boolean) => log.push({ at, done, status, path, replayed }) };
+        const server =
+          command.op === 'record'
+            ? await recordingListener(upstream, recordings, events)
+            : await replayingListener(upstream, recordings, command, events);
+        return add(server, upstream, log);
       }
       case 'stats':
         return statsOf(listeners.get(command.id)?.log ?? []);
@@ -193,6 +220,7 @@ function statsOf(log: readonly LogEntry[]): ServerStats {
     rateLimitedAfterFirstSecond: firstAt === undefined ? 0 : limited.filter((entry) => entry.at > firstAt + 1000).length,
     maxPerSecond,
     rateLimitedGapsMs,
+    notReplayed: log.filter((entry) => !entry.replayed).length,
   };
 }
 

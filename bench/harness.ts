@@ -94,6 +94,16 @@ export class DevnetProcess {
     return this.call({ op: 'serve', keyRps, latencyMs });
   }
 
+  /** A listener recording what devnet listener `upstreamId` answers. */
+  record(upstreamId: number): Promise<ServeReply> {
+    return this.call({ op: 'record', upstreamId });
+  }
+
+  /** A listener answering from the recordings, limited to `keyRps` per key with a fixed latency (devnet listener `upstreamId` for what was not recorded). */
+  replay(upstreamId: number, keyRps: number, latencyMs: number): Promise<ServeReply> {
+    return this.call({ op: 'replay', upstreamId, keyRps, latencyMs });
+  }
+
   stats(id: number): Promise<ServerStats> {
     return this.call({ op: 'stats', id });
   }

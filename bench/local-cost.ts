@@ -10,7 +10,8 @@
  * figures are normalised by the transactions each wrote or read.
  *
  * Then the ETL's stages one at a time over the saved pages (bench/stage-costs.ts: parse, validate,
- * toRows, check, DuckDB commit), and a shorter ETL run into DuckDB under `node --cpu-prof`,
+ * toRows, check, DuckDB commit), the DuckDB write path per value and as data chunks
+ * (bench/commit-paths.ts), and a shorter ETL run into DuckDB under `node --cpu-prof`,
  * summarised by self time (the profile covers the JS thread only; DuckDB's own threads do not
  * appear in it, their CPU is in the totals).
  *
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { BENCH_KEY, DevnetProcess, load, log, parquetFileCount, readDuckDBWarehouse, readParquetWarehouse, round, runBenchScript, runCli, tempDir, writePipeline, type ProcessRun } from './harness.js';
 import { summariseProfile, type ProfileSummary } from './cpu-profile.js';
 import type { StageCosts } from './stage-costs.js';
+import type { CommitPaths } from './commit-paths.js';
 
 export interface CostFigure {
   readonly transactions: number;
@@ -47,6 +49,8 @@ export interface LocalCostResult {
   readonly devnetPer100k: number;
   /** The ETL's stages over the saved pages, CPU-seconds per 100k transactions (no HTTP, one page at a time). */
   readonly stages: StageCosts['per100k'];
+  /** The DuckDB write path per value and as data chunks, alternated in one process (bench/commit-paths.ts). */
+  readonly commitPaths: CommitPaths;
   readonly profile: (ProfileSummary & { readonly transactions: number }) | undefined;
   readonly loadBefore: number;
 }
@@ -62,7 +66,8 @@ function figure(run: ProcessRun, transactions: number): CostFigure {
 }
 
 export async function measureLocalCost(transactions = 50_000, profileTransactions = 20_000): Promise<LocalCostResult> {
-  const devnet = await DevnetProcess.start(Math.ceil(transactions / 22) + 200);
+  // The profiled run reads the range after the measured one: the chain holds both.
+  const devnet = await DevnetProcess.start(Math.ceil((transactions + profileTransactions) / 22) + 200);
   log(`local cost: devnet of ${devnet.info.blocks} blocks ready in ${devnet.info.startupSeconds.toFixed(1)} s`);
   const dir = tempDir('local');
   const loadBefore = load();
@@ -107,6 +112,10 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
     const stageRun = await runBenchScript('stage-costs.js', ['--pages', pagesDir, '--db', join(dir, 'stages.duckdb')]);
     const stages = (JSON.parse(stageRun.stdout) as StageCosts).per100k;
     log(`local cost: stages per 100k tx ${JSON.stringify(stages)}`);
+    const pathsDir = join(dir, 'commit-paths');
+    mkdirSync(pathsDir);
+    const commitPaths = JSON.parse((await runBenchScript('commit-paths.js', ['--pages', pagesDir, '--dir', pathsDir])).stdout) as CommitPaths;
+    log(`local cost: DuckDB write path per 100k tx, per value ${commitPaths.perValue.join(' ')}, data chunks ${commitPaths.chunks.join(' ')}`);
 
     let profile: LocalCostResult['profile'];
     if (profileTransactions > 0) {
@@ -132,6 +141,7 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
       parquetVsLoader: round(etlParquet.per100k / loaderParquet.per100k, 2),
       devnetPer100k: round((devnetCpu / duckRows) * 100_000, 2),
       stages,
+      commitPaths,
       profile,
       loadBefore,
     };

@@ -1,0 +1,115 @@
+/**
+ * Goal 2 of issue 13: transactions/s into DuckDB against a replay server (bench/replay-listener.ts)
+ * with the service's rate limit and a 200 ms latency, so the figure measures the ETL and not the
+ * devnet rendering pages on the same two cores. For each rps: the CLI backfills the range once
+ * through a recording listener (unthrottled; the answers are kept byte for byte), then again, into a
+ * fresh warehouse, through a replaying listener with `rps` and the latency; only that second run is
+ * measured, from its first request to its exit.
+ *
+ *   ceiling = rps × 1000 (items per page)     ratio = transactions/s ÷ ceiling
+ *   CPU ceiling = cores ÷ (ETL + replay server CPU-seconds per transaction)
+ *
+ *   node .bench-build/bench/replay.js [transactions=60000] [rps=10,25,100]
+ */
+import { join } from 'node:path';
+import { defaultConcurrency } from '../src/config/defaults.js';
+import { CORES, DevnetProcess, load, log, readDuckDBWarehouse, round, runCli, tempDir, writePipeline } from './harness.js';
+
+/** Items per page of /api/v3/transactions at the ETL's limit. */
+const PAGE_ITEMS = 1000;
+
+export interface ReplayCase {
+  readonly rps: number;
+  readonly latencyMs: number;
+}
+
+export const REPLAY_CASES: readonly ReplayCase[] = [10, 25, 100].map((rps) => ({ rps, latencyMs: 200 }));
+
+export interface ReplayResult {
+  readonly rps: number;
+  readonly latencyMs: number;
+  readonly concurrency: number;
+  readonly transactions: number;
+  /** First request → exit, s. */
+  readonly runSeconds: number;
+  readonly rowsPerSecond: number;
+  /** rps × 1000 transactions/s. */
+  readonly ceilingRowsPerSecond: number;
+  readonly ratio: number;
+  readonly requests: number;
+  readonly rateLimited: number;
+  /** Requests the replay had no recording for (0 when the recording run asked the same). */
+  readonly notReplayed: number;
+  readonly etlCpuSeconds: number;
+  /** ETL CPU-seconds per 100,000 transactions. */
+  readonly etlPer100k: number;
+  readonly replayCpuSeconds: number;
+  readonly cpuCeilingRowsPerSecond: number;
+  readonly etlPeakRssMiB: number;
+  readonly loadBefore: number;
+}
+
+export async function measureReplay(transactions: number, cases: readonly ReplayCase[] = REPLAY_CASES): Promise<ReplayResult[]> {
+  const devnet = await DevnetProcess.start(Math.ceil(transactions / 22) + 200);
+  log(`replay: devnet of ${devnet.info.blocks} blocks ready in ${devnet.info.startupSeconds.toFixed(1)} s`);
+  const dir = tempDir('replay');
+  const results: ReplayResult[] = [];
+  try {
+    const upstream = await devnet.serve(1_000_000, 0);
+    const range = await devnet.range(1, transactions);
+    const rangeArgs = ['--from', `lt:${range.fromLt}`, '--to', `lt:${range.toLt}`];
+    for (const c of cases) {
+      const name = `rps${c.rps}-lat${c.latencyMs}`;
+      const pipeline = (label: string, baseUrl: string): string =>
+        writePipeline(dir, `${name}-${label}`, { baseUrl, rps: c.rps, streams: ['transactions'], sink: { kind: 'duckdb', path: join(dir, `${name}-${label}.duckdb`) } });
+      const recorder = await devnet.record(upstream.id);
+      await runCli('backfill', pipeline('record', recorder.url), rangeArgs);
+      await devnet.closeListener(recorder.id);
+
+      const replayer = await devnet.replay(upstream.id, c.rps, c.latencyMs);
+      const loadBefore = load();
+      const before = await devnet.usage();
+      const run = await runCli('backfill', pipeline('replay', replayer.url), rangeArgs);
+      const after = await devnet.usage();
+      const stats = await devnet.stats(replayer.id);
+      await devnet.closeListener(replayer.id);
+      const rows = (await readDuckDBWarehouse(join(dir, `${name}-replay.duckdb`))).tables['transactions'] ?? 0;
+      const runSeconds = (run.exitedAt - (stats.firstAt ?? run.spawnedAt)) / 1000;
+      const replayCpu = after.cpuSeconds - before.cpuSeconds;
+      const ceiling = c.rps * PAGE_ITEMS;
+      const result: ReplayResult = {
+        rps: c.rps,
+        latencyMs: c.latencyMs,
+        concurrency: defaultConcurrency(c.rps),
+        transactions: rows,
+        runSeconds: round(runSeconds, 2),
+        rowsPerSecond: round(rows / runSeconds),
+        ceilingRowsPerSecond: ceiling,
+        ratio: round(rows / runSeconds / ceiling, 3),
+        requests: stats.requests,
+        rateLimited: stats.rateLimited,
+        notReplayed: stats.notReplayed,
+        etlCpuSeconds: round(run.cpuSeconds, 2),
+        etlPer100k: round((run.cpuSeconds / rows) * 100_000, 2),
+        replayCpuSeconds: round(replayCpu, 2),
+        cpuCeilingRowsPerSecond: round(CORES / ((run.cpuSeconds + replayCpu) / rows)),
+        etlPeakRssMiB: run.peakRssMiB,
+        loadBefore,
+      };
+      log(
+        `replay rps ${c.rps} latency ${c.latencyMs} ms: ${rows} tx in ${result.runSeconds} s = ${result.rowsPerSecond}/s, ratio ${result.ratio} of ${ceiling}/s, ` +
+          `${result.etlPer100k} ETL CPU-s per 100k, ${result.requests} requests (${result.notReplayed} not replayed, ${result.rateLimited} × 429)`,
+      );
+      results.push(result);
+    }
+  } finally {
+    await devnet.stop();
+  }
+  return results;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rates = process.argv[3]?.split(',').map(Number);
+  const cases = REPLAY_CASES.filter((c) => rates === undefined || rates.includes(c.rps));
+  measureReplay(Number(process.argv[2] ?? 60_000), cases).then((results) => console.log(JSON.stringify(results, null, 2)));
+}
