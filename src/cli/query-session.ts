@@ -23,7 +23,13 @@ export async function runStatement(session: QuerySession, sql: string): Promise<
   try {
     return await session.connection.runAndReadAll(sql);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new FatalError(message.split('\n')[0]!.trim(), { cause: err });
+    throw new FatalError(sqlErrorLine(err), { cause: err });
   }
+}
+
+/** DuckDB's error as one line (its first: the position marker lines after it need the statement beside them). */
+export function sqlErrorLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  // The node API words a statement that does not parse "Failed to extract statements: <DuckDB's error>".
+  return message.replace(/^Failed to extract statements: /, '').split('\n')[0]!.trim();
 }

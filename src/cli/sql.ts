@@ -1,15 +1,16 @@
 /**
  * `chain-etl sql <pipeline>`: an interactive SQL prompt over the pipeline's warehouse, read-only, the
  * engine of `query`. A statement runs once a line ends with `;` (each of several on a line prints its
- * result); `.tables` lists the tables and views, `.quit` ends. A failed statement prints its one-line
- * error and the prompt goes on; with stdin not a terminal (a script piped in) the command then exits 1.
+ * result); `.tables` lists the tables and views, `.quit` (or the end of input) ends, Ctrl-C drops the
+ * statement being typed. A failed statement prints its one-line error and the prompt goes on; with
+ * stdin not a terminal (a script piped in) the command then exits 1.
  */
 import { createInterface } from 'node:readline';
 import type { CommandModule } from 'yargs';
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { FatalError } from '../core/errors.js';
 import { formatResult, RESULT_FORMATS, type ResultFormat } from './result-format.js';
-import { openPipelineQuerySession } from './query-session.js';
+import { openPipelineQuerySession, sqlErrorLine } from './query-session.js';
 import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 interface SqlArgs extends PipelineArgs {
@@ -53,8 +54,7 @@ async function prompt(connection: DuckDBConnection, format: ResultFormat): Promi
     try {
       await runEach(connection, sql, (result) => out(formatResult(result, format)));
     } catch (err) {
-      // The node API words a statement that does not parse "Failed to extract statements: <DuckDB's error>".
-      fail((err instanceof Error ? err.message : String(err)).replace(/^Failed to extract statements: /, '').split('\n')[0]!.trim());
+      fail(sqlErrorLine(err));
     }
   };
   let pending = '';
@@ -63,6 +63,12 @@ async function prompt(connection: DuckDBConnection, format: ResultFormat): Promi
     lines.setPrompt(pending === '' ? PROMPT : CONTINUATION);
     lines.prompt();
   };
+  // Ctrl-C drops the statement being typed, as in other SQL shells; Ctrl-D (end of input) ends.
+  lines.on('SIGINT', () => {
+    pending = '';
+    out('\n');
+    ask();
+  });
   ask();
   for await (const line of lines) {
     const command = line.trim();

@@ -1,5 +1,5 @@
 /**
- * A warehouse read without writing, as `status` does: the DuckDB file read-only (readers share its
+ * A warehouse read without writing, as `status`, `query` and `sql` do: the DuckDB file read-only (readers share its
  * lock, so a notebook's connection does not stand in the way; a writer's lock does), or a Parquet
  * folder through its manifest, without its writer lock. Nothing is created, locked for writing or
  * changed; a path that holds no warehouse is refused, and so is a Parquet folder the sink would refuse

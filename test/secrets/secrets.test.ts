@@ -2,7 +2,7 @@
  * The API key never leaves the process's environment and the X-API-Key header.
  *
  * Devnets (the real `chain-etl devnet` binary) know a long, distinctive key. Every command that
- * takes a pipeline (sync, backfill, status, status --json; not demo, which makes its own key) runs
+ * takes a pipeline (sync, backfill, status, status --json, query; not demo, which makes its own key) runs
  * with the key in its environment at every log level (at trace as the binary in a child process, at
  * the others in process), on a healthy devnet and through failures: a
  * devnet whose fault profile injects 5xx, resets, truncated and malformed bodies (runs recover by
@@ -174,6 +174,9 @@ beforeAll(async () => {
       second.push(run(`status --json 403 ${l}`, ['status', pipeline, '--json', ...parquet(`other-network-${l}`), ...level(l)], TESTNET_KEY, 0));
     }
     second.push(run('backfill 401 trace', ['backfill', pipeline, '--from', `mc:${START_MC}`, ...duckdb('wrong-key-backfill'), ...level('trace')], WRONG_KEY, 1));
+    // query prints rows as stored: the runs' records, their errors included, hold no key either.
+    second.push(run('query trace', ['query', pipeline, 'SELECT * FROM _etl_runs', ...duckdb('wrong-key-trace'), ...level('trace')], SECRET, 0));
+    second.push(run('query --format json trace', ['query', pipeline, 'SELECT * FROM _etl_runs', '--format', 'json', ...parquet('other-network-trace'), ...level('trace')], SECRET, 0));
     await pool(second, 4);
     await exhausted;
   } finally {
@@ -198,7 +201,7 @@ function describeRun(run: Run): string {
 
 describe('the API key appears nowhere', () => {
   test('every run ended as expected, and the failures really failed', () => {
-    expect(runs).toHaveLength(1 + LEVELS.length * 9 + 2);
+    expect(runs).toHaveLength(1 + LEVELS.length * 9 + 4);
     for (const run of runs) expect(run.outcome.code, describeRun(run)).toBe(run.expectedExit);
     for (const l of LEVELS) {
       expect(find(`sync 401 ${l}`).outcome.stderr).toContain(`the API key in $${KEY_ENV} was rejected (401 API key does not exist)`);
@@ -207,6 +210,8 @@ describe('the API key appears nowhere', () => {
       expect(find(`status --json 403 ${l}`).outcome.stdout).toContain('Network not allowed');
       expect(JSON.parse(find(`status --json ${l}`).outcome.stdout)).toMatchObject({ tip: { seqno: FIRST_MC + BLOCKS - 1 } });
     }
+    expect(find('query trace').outcome.stdout).toContain('401');
+    expect(find('query --format json trace').outcome.stdout).toContain('Network not allowed');
     expect(find('sync, always 5xx, trace').outcome.stderr).toMatch(/failed after 9 attempts: HTTP 5\d\d/);
     expect(find('devnet truth').outcome.stdout.split('\n').length).toBeGreaterThan(1000);
   });
