@@ -574,6 +574,37 @@ COMMENT ON COLUMN "validator_election_participants"."stake" IS 'Stake accepted, 
 COMMENT ON COLUMN "validator_election_participants"."max_factor" IS 'Validator max_factor, times 65536.';
 COMMENT ON COLUMN "validator_election_participants"."validator_index" IS 'Index of the validator in the elected set, when the service gives it.';
 
+-- Key ("trace_id"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "traces" (
+  "trace_id" VARCHAR NOT NULL,
+  "external_hash" VARCHAR,
+  "start_lt" UBIGINT NOT NULL,
+  "end_lt" UBIGINT NOT NULL,
+  "start_time" TIMESTAMPTZ NOT NULL,
+  "end_time" TIMESTAMPTZ NOT NULL,
+  "block_date" DATE NOT NULL,
+  "mc_seqno_start" INTEGER NOT NULL,
+  "mc_seqno_end" INTEGER NOT NULL,
+  "tx_count" INTEGER NOT NULL,
+  "msg_count" INTEGER NOT NULL,
+  "trace_state" VARCHAR NOT NULL,
+  "classification_state" VARCHAR NOT NULL
+);
+COMMENT ON TABLE "traces" IS 'One row per complete trace: the tree of transactions one external message (or a tick-tock) set off, keyed by trace_id; its transactions carry the same trace_id. A trace is stored once complete and its row replaced when read again (classification comes later).';
+COMMENT ON COLUMN "traces"."trace_id" IS 'Trace id: the hash of its first transaction (the key).';
+COMMENT ON COLUMN "traces"."external_hash" IS 'Hash of the external message that started the trace (null for a tick-tock).';
+COMMENT ON COLUMN "traces"."start_lt" IS 'Logical time of its first transaction.';
+COMMENT ON COLUMN "traces"."end_lt" IS 'Logical time of its last transaction, when the trace completed: the position the stream pages by.';
+COMMENT ON COLUMN "traces"."start_time" IS 'Time of its first transaction.';
+COMMENT ON COLUMN "traces"."end_time" IS 'Time of its last transaction.';
+COMMENT ON COLUMN "traces"."block_date" IS 'UTC day of end_time.';
+COMMENT ON COLUMN "traces"."mc_seqno_start" IS 'Masterchain block holding its first transaction.';
+COMMENT ON COLUMN "traces"."mc_seqno_end" IS 'Masterchain block in which it completed (joins actions.trace_mc_seqno_end).';
+COMMENT ON COLUMN "traces"."tx_count" IS 'Transactions in the trace.';
+COMMENT ON COLUMN "traces"."msg_count" IS 'Messages in the trace as the indexer counts them (the external message that started it included).';
+COMMENT ON COLUMN "traces"."trace_state" IS 'complete (the stream stores no other state; pending and broken traces are left out).';
+COMMENT ON COLUMN "traces"."classification_state" IS 'Whether the indexer has classified its actions: unclassified, ok, failed or broken; unknown values kept as sent. Re-read over actions_overlap.';
+
 -- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,

@@ -89,6 +89,13 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> {
    * by trace) declares none: each of its positions must arrive in one page.
    */
   orderWithinPosition?(a: Item, b: Item): number;
+  /**
+   * Whether an item the service lists is final (traces: complete). One that is not is left out as
+   * soon as its page is parsed, as if not listed yet: its position may still move, so it takes no
+   * part in the page's checks, and a later run reads it once final (docs/design.md §2). Undefined:
+   * every listed item is final.
+   */
+  settled?(item: Item): boolean;
   /** The item's position on the stream's axis (tx lt, trace_end_lt, utime…). */
   position(item: Item): bigint;
   /** Identity of the item within the stream (dedupes items seen twice at a page edge). */

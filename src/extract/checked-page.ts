@@ -10,7 +10,7 @@ export interface Reject {
 }
 
 export interface CheckedPage<Item> {
-  /** The valid items, in the order received. */
+  /** The valid items that are settled, in the order received. */
   readonly ok: Item[];
   readonly rejects: Reject[];
   /** Items the response carried, valid or not. */
@@ -31,7 +31,8 @@ export async function fetchCheckedPage<Item, Filters>(
 ): Promise<CheckedPage<Item>> {
   const response = await requestPage(stream, api, filters, request);
   const raw = response[stream.itemsKey] ?? [];
-  const { ok, rejects } = parseItems(stream.item, raw);
+  const { ok: valid, rejects } = parseItems(stream.item, raw);
+  const ok = valid.filter((item) => stream.settled?.(item) ?? true);
   checkPage(stream, request, ok, raw.length);
   return { ok, rejects, received: raw.length, addressBook: response.address_book };
 }

@@ -11,6 +11,7 @@ import { blocksStream } from './blocks.js';
 import { jettonBurnsStream } from './jetton-burns.js';
 import { jettonTransfersStream } from './jetton-transfers.js';
 import { nftTransfersStream } from './nft-transfers.js';
+import { tracesStream } from './traces.js';
 import { transactionsStream } from './transactions.js';
 import { validatorCyclesStream } from './validator-cycles.js';
 import { validatorElectionsStream } from './validator-elections.js';
@@ -26,6 +27,7 @@ const registered = [
   nftTransfersStream,
   validatorCyclesStream,
   validatorElectionsStream,
+  tracesStream,
 ] as const;
 
 /** Every stream, in the order help and docs list them. */

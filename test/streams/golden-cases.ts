@@ -10,6 +10,7 @@ import type { AnyTable } from '../../src/core/table.js';
 import { actionsStream } from '../../src/streams/actions.js';
 import { blocksStream } from '../../src/streams/blocks.js';
 import { jettonTransfersStream } from '../../src/streams/jetton-transfers.js';
+import { tracesStream } from '../../src/streams/traces.js';
 import { transactionsStream } from '../../src/streams/transactions.js';
 import { jsonRows, runStream, type StreamOutput } from './rows.js';
 
@@ -37,6 +38,7 @@ export const goldenCases: readonly GoldenCase[] = [
     items: (json) => (json as TraceJson).traces.flatMap((trace) => trace.transactions_order.map((hash) => trace.transactions[hash])),
     count: 6,
   },
+  { file: 'v3-traces.mainnet.2025-09.docs-pr493.json', stream: tracesStream, items: (json) => [...(json as TraceJson).traces], count: 1 },
   { file: 'v3-actions.mainnet.2026-07.json', stream: actionsStream, items: (json) => json as unknown[], count: 2 },
   {
     file: 'v3-jetton-transfers.mainnet.2026-07.json',
