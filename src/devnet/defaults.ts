@@ -12,6 +12,7 @@ export const TRUTH_DATASETS = [
   'blocks',
   'validator_cycles',
   'validator_elections',
+  'traces',
 ] as const;
 
 export type TruthDataset = (typeof TRUTH_DATASETS)[number];

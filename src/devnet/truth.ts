@@ -11,6 +11,8 @@ import { renderJettonBurn, renderJettonTransfer, renderNftTransfer, renderValida
 import { renderBlock } from './render/block.js';
 import { renderCycle, renderElection } from './render/validators.js';
 import { electionStates } from './api/v3/validators.js';
+import { completeTraces } from './api/v3/traces.js';
+import { renderTrace } from './render/trace.js';
 import { BLOCKS_PER_STEP } from './chain/chain.js';
 import type { TruthDataset } from './defaults.js';
 
@@ -47,6 +49,8 @@ export function truthRows(api: DevnetApi, dataset: TruthDataset): Record<string,
       return api.view.indexedCycles.map(({ election, start }) => renderCycle(ctx, election, start, refs, () => true));
     case 'validator_elections':
       return electionStates(api).map((state) => renderElection(ctx, state, refs, state.participants));
+    case 'traces':
+      return completeTraces(api).map((trace) => renderTrace(ctx, trace, refs, false));
   }
 }
 

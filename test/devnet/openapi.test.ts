@@ -152,6 +152,7 @@ describe('v3 responses against the official OpenAPI spec', () => {
     blocks: ['blocks', 'blocks'],
     validator_cycles: ['validators/cycles', 'cycles'],
     validator_elections: ['validators/elections', 'elections'],
+    traces: ['traces', 'traces'],
   };
   for (const dataset of TRUTH_DATASETS) {
     it(`every ${dataset} truth row matches the spec`, () => {

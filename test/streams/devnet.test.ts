@@ -12,6 +12,7 @@ import { blocksStream, blocksTable } from '../../src/streams/blocks.js';
 import { jettonBurnsStream, jettonBurnsTable } from '../../src/streams/jetton-burns.js';
 import { jettonTransfersStream, jettonTransfersTable } from '../../src/streams/jetton-transfers.js';
 import { nftTransfersStream, nftTransfersTable } from '../../src/streams/nft-transfers.js';
+import { tracesStream, tracesTable } from '../../src/streams/traces.js';
 import { messagesTable, transactionsStream, transactionsTable } from '../../src/streams/transactions.js';
 import { validatorCyclesStream, validatorCyclesTable } from '../../src/streams/validator-cycles.js';
 import { validatorElectionsStream, validatorElectionsTable } from '../../src/streams/validator-elections.js';
@@ -36,6 +37,7 @@ const cases: readonly DevnetCase[] = [
   { stream: nftTransfersStream, dataset: 'nft_transfers', main: nftTransfersTable },
   { stream: validatorCyclesStream, dataset: 'validator_cycles', main: validatorCyclesTable },
   { stream: validatorElectionsStream, dataset: 'validator_elections', main: validatorElectionsTable },
+  { stream: tracesStream, dataset: 'traces', main: tracesTable },
 ];
 
 describe.each(cases)('devnet truth of $dataset through the $stream.name stream', ({ stream, dataset, main }) => {

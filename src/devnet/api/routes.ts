@@ -4,6 +4,7 @@ import { v2Handlers } from './v2/index.js';
 import { transactionsHandlers } from './v3/transactions.js';
 import { chainHandlers } from './v3/chain.js';
 import { actionHandlers } from './v3/actions.js';
+import { traceHandlers } from './v3/traces.js';
 import { jettonHandlers } from './v3/jettons.js';
 import { nftHandlers } from './v3/nfts.js';
 import { validatorHandlers } from './v3/validators.js';
@@ -18,6 +19,7 @@ export function devnetRoutes(api: DevnetApi): RouteTable {
       ...transactionsHandlers(api),
       ...chainHandlers(api),
       ...actionHandlers(api),
+      ...traceHandlers(api),
       ...jettonHandlers(api),
       ...nftHandlers(api),
       ...validatorHandlers(api),

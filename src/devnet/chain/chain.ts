@@ -27,6 +27,8 @@ export class Chain {
   readonly traces: Trace[] = [];
   /** Completed traces in (end_lt, trace_id) order. */
   readonly completedTraces: number[] = [];
+  /** Per step: the traces started but not complete after it (the index lists them as pending). */
+  readonly inFlightAfterStep: (readonly number[])[] = [];
   /** In (trace_end_lt, trace_id, end_lt, action_id) order; a trace's actions are appended when it completes. */
   readonly actions: Action[] = [];
   /** Sorted by tx lt. */

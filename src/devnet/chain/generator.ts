@@ -35,6 +35,8 @@ export class Generator {
   private readonly inbox = new Map<number, Delivery[]>();
   private stepTxs: number[] = [];
   private stepCompleted: number[] = [];
+  /** Traces started and not complete yet. */
+  private readonly inFlight = new Set<number>();
   private records: StepRecords = emptyRecords();
   private readonly submitted: SubmittedTransfer[] = [];
 
@@ -153,6 +155,7 @@ export class Generator {
   private newTrace(kind: TraceKind, externalHash: string | null): number {
     const index = this.chain.traces.length;
     this.chain.traces.push({ index, kind, externalHash, txs: [], pending: 0 });
+    this.inFlight.add(index);
     return index;
   }
 
@@ -225,6 +228,7 @@ export class Generator {
     if (t.pending === 0) {
       t.completedMc = block.mcSeqno;
       this.stepCompleted.push(trace);
+      this.inFlight.delete(trace);
     }
   }
 
@@ -274,6 +278,7 @@ export class Generator {
       chain.blocks[chain.tx(tx).block]!.txs.push(tx);
     }
     chain.txCountAfterStep[step] = chain.txOrder.length;
+    chain.inFlightAfterStep[step] = [...this.inFlight];
 
     const traceKey = (trace: number): [number, string] => [chain.traceEnd(trace).lt, chain.traceId(trace)];
     const completed = this.stepCompleted.map((trace) => ({ trace, key: traceKey(trace) }));

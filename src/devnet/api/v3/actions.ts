@@ -1,5 +1,5 @@
 /**
- * GET /actions and /traces. Actions exist only for completed, classified traces; bounds apply to
+ * GET /actions. Actions exist only for completed, classified traces; bounds apply to
  * trace_end_lt / trace_end_utime; order (trace_end_lt, trace_id, end_lt, action_id).
  */
 import type { DevnetRequest, Handler } from '../../http/types.js';
@@ -8,7 +8,6 @@ import { ApiError } from '../../http/api-error.js';
 import { accountParam, enrich, ltParam, pageParams, parseHash, Refs, type DevnetApi } from '../context.js';
 import { lowerBound, selectPage } from '../paging.js';
 import { renderAction } from '../../render/action.js';
-import { renderTrace } from '../../render/trace.js';
 
 const ACTION_TYPE = /^[A-Za-z0-9_.]+$/;
 
@@ -58,60 +57,17 @@ export function actionHandlers(api: DevnetApi): Record<string, Handler> {
       const actions = selectPage(lo, hi, (i) => chain.actions[i]!, accept, page).map((a) => renderAction(api.render, a, refs, options));
       return enrich(api, req, { actions }, refs, { addressBook: true, metadata: true });
     },
-    traces: (req) => {
-      const q = req.query;
-      const selectors = ['account', 'trace_id', 'tx_hash', 'msg_hash'].filter((name) => q.has(name));
-      if (selectors.length > 1) throw new ApiError(422, `only one of account, trace_id, tx_hash, msg_hash may be given, got ${selectors.join(', ')}`);
-      const account = q.has('account') ? accountParam(api, 'account', q.get('account')!) : undefined;
-      const traceIds = hashes(req, 'trace_id');
-      const txHashes = hashes(req, 'tx_hash');
-      const msgHashes = hashes(req, 'msg_hash');
-      const mcSeqno = q.int('mc_seqno');
-      const startUtime = q.int('start_utime');
-      const endUtime = q.int('end_utime');
-      const startLt = ltParam(q, 'start_lt');
-      const endLt = ltParam(q, 'end_lt');
-      const includeActions = q.bool('include_actions') === true;
-      actionTypes(req, 'supported_action_types');
-      const page = pageParams(q);
-
-      const completed = chain.completedTraces;
-      const visible = prefixOfIndexed(api, completed);
-      const endLtAt = (i: number): number => chain.traceEnd(completed[i]!).lt;
-      const lo = startLt === undefined ? 0 : lowerBound(visible, endLtAt, startLt);
-      const hi = endLt === undefined ? visible : lowerBound(visible, endLtAt, endLt, true);
-      const accept = (t: number): boolean => {
-        const trace = chain.trace(t);
-        const end = chain.traceEnd(t);
-        const txs = trace.txs.map((tx) => chain.tx(tx));
-        return (
-          (account === undefined || txs.some((tx) => tx.account === account)) &&
-          (traceIds === undefined || traceIds.includes(chain.traceId(t))) &&
-          (txHashes === undefined || txs.some((tx) => txHashes.includes(tx.hash))) &&
-          (msgHashes === undefined || txs.some((tx) => tx.inMsg !== null && msgHashes.includes(tx.inMsg.hash))) &&
-          (mcSeqno === undefined || trace.completedMc === mcSeqno) &&
-          (startUtime === undefined || end.now >= startUtime) &&
-          (endUtime === undefined || end.now <= endUtime)
-        );
-      };
-      const refs = new Refs();
-      const traces = selectPage(lo, hi, (i) => completed[i]!, accept, page).map((t) => renderTrace(api.render, t, refs, includeActions));
-      return enrich(api, req, { traces }, refs, { addressBook: true, metadata: true });
-    },
   };
 }
 
-function prefixOfIndexed(api: DevnetApi, completed: readonly number[]): number {
-  const seqno = api.view.indexedSeqno;
-  return lowerBound(completed.length, (i) => api.view.chain.trace(completed[i]!).completedMc!, seqno, true);
-}
-
-function hashes(req: DevnetRequest, name: string): string[] | undefined {
+/** A list of hashes given as repeated keys; undefined when none is. */
+export function hashes(req: DevnetRequest, name: string): string[] | undefined {
   const values = req.query.getAll(name);
   return values.length === 0 ? undefined : values.map((v) => parseHash(name, v));
 }
 
-function actionTypes(req: DevnetRequest, name: string): string[] | undefined {
+/** Action type names given as repeated keys (checked, as the service does, against its pattern); undefined when none is. */
+export function actionTypes(req: DevnetRequest, name: string): string[] | undefined {
   const values = req.query.getAll(name);
   for (const value of values) {
     if (!ACTION_TYPE.test(value)) throw new ApiError(422, `failed to parse ${name}: invalid action type ${JSON.stringify(value)}`);
