@@ -304,7 +304,7 @@ const cases: readonly Case[] = [
     args: () => ['synk', 'p.yaml'],
     warehouse: 'duckdb',
     exit: 2,
-    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, repair, query, sql, report, devnet, demo)',
+    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, repair, query, sql, report, devnet, demo, datasets)',
   },
   {
     name: 'unknown flag',
