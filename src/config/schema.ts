@@ -146,14 +146,14 @@ export const pipelineFileSchema = closedMap(
     actions_overlap: closedMap(
       {
         mc_blocks: mcBlocks(
-          'Masterchain blocks the actions stream re-reads on every run (about ten minutes of chain time); what it finds replaces earlier rows by trace_id.',
+          'Masterchain blocks the actions and traces streams re-read on every run (about ten minutes of chain time); what they find replaces earlier rows by trace_id.',
           DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS,
         ),
       },
       { noun: 'key', where: 'in actions_overlap', listName: 'actions_overlap keys' },
     )
       .prefault({})
-      .meta({ description: 'Trailing range re-read for actions, because traces complete and get classified late.' }),
+      .meta({ description: 'Trailing range re-read for actions and traces, because traces complete and get classified late.' }),
     streams: streamsField().meta({
       description: 'Streams to export: a list of names, or a map from name to its filters (empty means none).',
       typeLabel: 'list or map',

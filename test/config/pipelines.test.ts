@@ -16,6 +16,7 @@ test('the examples are all there', () => {
     'jetton-burns.yaml',
     'jetton-transfers.yaml',
     'nft-transfers.yaml',
+    'traces.yaml',
     'validator-events.yaml',
   ]);
 });
@@ -69,6 +70,8 @@ test('the public examples', () => {
   const blocks = load('blocks.yaml');
   expect(blocks.streams).toEqual({ blocks: {} });
   expect([blocks.sink.kind, blocks.start]).toEqual(['parquet', { kind: 'utime', utime: 1767225600 }]);
+  const wallet = '0:83DFD552E63729B472FCBCC8C45EBCC6691702558B68EC7527E1BA403A0F31A8';
+  expect(load('traces.yaml').streams).toEqual({ traces: { account: wallet }, transactions: { accounts: [wallet] } });
   const cron = load('cron-sync.yaml');
   expect(cron.start).toEqual({ kind: 'tip' });
   expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events', 'blocks', 'jetton_burns', 'nft_transfers']);
