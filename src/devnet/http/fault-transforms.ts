@@ -55,12 +55,19 @@ function broken(item: JsonObject): JsonObject {
 }
 
 /** Replaces every `finality` value, at any depth, with an enum value no client knows. */
-export function withUnknownEnum(payload: unknown): unknown {
-  if (Array.isArray(payload)) return payload.map(withUnknownEnum);
-  if (!isObject(payload)) return payload;
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(payload)) out[k] = k === 'finality' ? UNKNOWN_ENUM : withUnknownEnum(v);
-  return out;
+export function withUnknownEnum(payload: unknown): { payload: unknown; replaced: number } {
+  let replaced = 0;
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (!isObject(value)) return value;
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'finality') replaced += 1;
+      out[k] = k === 'finality' ? UNKNOWN_ENUM : visit(v);
+    }
+    return out;
+  };
+  return { payload: visit(payload), replaced };
 }
 
 /** Drops the closing bracket: every JSON object or array text becomes invalid. */

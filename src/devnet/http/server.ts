@@ -113,11 +113,13 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
       if (opts.faults?.invalidItems !== undefined) payload = withInvalidItems(payload, opts.faults.invalidItems);
       if (opts.faults?.badValues !== undefined) payload = withBadValues(payload, opts.faults.badValues);
       if (plan.unknownFields) payload = withUnknownFields(payload);
-      if (plan.unknownEnum) payload = withUnknownEnum(payload);
+      // An answer without a finality field to change (an empty page) carries no unknownEnum fault.
+      let enumReplaced = 0;
+      if (plan.unknownEnum) ({ payload, replaced: enumReplaced } = withUnknownEnum(payload));
       const extra = `${(now() / 1000).toFixed(3)}:0:${++sequence}`;
       const text = JSON.stringify(envelope(successBody(version, payload, extra))) as string | undefined;
       if (text === undefined) throw new Error(`handler of ${route.endpoint} returned no JSON value`);
-      return { status: 200, text: opts.faults?.badValues === undefined ? text : withRawNumbers(text), plan, faults: bodyFaults(plan) };
+      return { status: 200, text: opts.faults?.badValues === undefined ? text : withRawNumbers(text), plan, faults: bodyFaults({ ...plan, unknownEnum: enumReplaced > 0 }) };
     } catch (err) {
       if (err instanceof ApiError) return fail(err);
       return fail(new ApiError(500, `internal error: ${(err as Error).message}`));

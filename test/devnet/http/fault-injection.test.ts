@@ -78,6 +78,9 @@ describe('fault injection', () => {
       { ...TRANSACTIONS[0], finality: 'unknown_3', account_state_before: { finality: 'unknown_3' } },
       { ...TRANSACTIONS[1], finality: 'unknown_3' },
     ]);
+    // Logged as injected only where a value was replaced: an answer without finality carries no such fault.
+    await getJson(`${s.url}/api/v2/getMasterchainInfo`, auth);
+    expect(s.requests.map((r) => r.faults)).toEqual([['unknownEnum'], []]);
   });
 
   it.each([
