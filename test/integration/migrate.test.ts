@@ -11,9 +11,10 @@
 import { copyFile, cp, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { DuckDBInstance, quotedString } from '@duckdb/node-api';
+import { DuckDBInstance, quotedIdentifier, quotedString } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyTable } from '../../src/core/table.js';
+import { readParquetSql } from '../../src/load/parquet-layout.js';
 import type { Manifest } from '../../src/load/parquet-manifest.js';
 import { readManifest } from '../../src/load/parquet-manifest.js';
 import { addressesTable } from '../../src/streams/addresses.js';
@@ -23,7 +24,7 @@ import { spawnCli } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult } from '../support/cli-result.js';
 import { sleep } from '../support/sleep.js';
-import { NO_MISMATCH, canonical, describeDiff, diffSnapshots, mismatch } from '../support/row-diff.js';
+import { NO_MISMATCH, describeDiff, diffSnapshots, mismatch } from '../support/row-diff.js';
 import { startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
 import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
@@ -81,11 +82,26 @@ async function layout(kind: SinkKind, path: string): Promise<Record<string, stri
   }, false);
 }
 
-const read = (kind: SinkKind, path: string): Promise<Snapshot> => readWarehouse(kind, path, { tables, glob: false });
+const read = (kind: SinkKind, path: string, only: readonly AnyTable[] = tables): Promise<Snapshot> => readWarehouse(kind, path, { tables: only, glob: false });
 
-/** Every table's rows as sorted canonical lines: equal for equal contents, duplicates included. */
-function contents(snapshot: Snapshot): Record<string, string[]> {
-  return Object.fromEntries(tables.map((table) => [table.name, snapshot.tables.get(table.name)!.map((row) => canonical(table.columnNames.map((c) => row[c]))).sort()]));
+/** The tables whose rows (duplicates included) differ between two warehouses of the same kind, compared in DuckDB. */
+async function differingTables(kind: SinkKind, a: string, b: string): Promise<string[]> {
+  const relations = async (path: string): Promise<Map<string, string>> => {
+    if (kind === 'duckdb') return new Map(tables.map((table) => [table.name, `${path === a ? 'a' : 'b'}.${quotedIdentifier(table.name)}`]));
+    const manifest = (await readManifest(path))!;
+    return new Map(tables.map((table) => [table.name, readParquetSql(table, manifest.tables[table.name]!.files.map((file) => join(path, file.path)))]));
+  };
+  const [left, right] = [await relations(a), await relations(b)];
+  return withDuckDB(':memory:', async (query) => {
+    if (kind === 'duckdb') await query(`ATTACH ${quotedString(a)} AS a (READ_ONLY); ATTACH ${quotedString(b)} AS b (READ_ONLY)`);
+    const differing: string[] = [];
+    for (const table of tables) {
+      const [x, y] = [left.get(table.name)!, right.get(table.name)!];
+      const [row] = await query(`SELECT (SELECT count(*) FROM (FROM ${x} EXCEPT ALL FROM ${y})) + (SELECT count(*) FROM (FROM ${y} EXCEPT ALL FROM ${x})) AS n`);
+      if (Number(row!.n) !== 0) differing.push(table.name);
+    }
+    return differing;
+  }, false);
 }
 
 function expectSameRows(expected: Snapshot, actual: Snapshot): void {
@@ -200,7 +216,7 @@ async function inflate(kind: SinkKind, path: string): Promise<void> {
   const manifest = JSON.parse(await readFile(join(path, '_manifest.json'), 'utf8')) as Manifest;
   const entry = manifest.tables.transactions!;
   const [file] = entry.files;
-  for (let sequence = 1000; sequence < 1200; sequence += 1) {
+  for (let sequence = 1000; sequence < 1100; sequence += 1) {
     const copy = file!.path.replace(/-\d{4}\.parquet$/, `-${sequence}.parquet`);
     await copyFile(join(path, file!.path), join(path, copy));
     entry.files.push({ ...file!, path: copy });
@@ -268,8 +284,8 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('kill -9 during the migration of 
     expect(resumed.code, describeResult(resumed)).toBe(0);
     const uninterrupted = await runCliInProcess(['migrate', wholePipeline]);
     expect(uninterrupted.code, describeResult(uninterrupted)).toBe(0);
-    const [a, b] = [await read(kind, whole), await read(kind, killed)];
-    expect(contents(b)).toEqual(contents(a));
+    expect(await differingTables(kind, whole, killed)).toEqual([]);
+    const [a, b] = [await read(kind, whole, []), await read(kind, killed, [])];
     expect(b.checkpoints).toEqual(a.checkpoints);
     expect(await layout(kind, killed)).toEqual(await layout(kind, whole));
     if (kind === 'parquet') {
