@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { SCHEMA_VERSION } from '../core/bookkeeping.js';
 import { migrateDuckDB } from './duckdb-migrate.js';
 import { openDuckDBFile } from './duckdb-open.js';
-import { NAMING_VERSION } from './naming-migration.js';
+import { VERSION_2 } from './schema-v2.js';
 import type { SinkKind } from './open-sink.js';
 import { migrateParquet } from './parquet-migrate.js';
 
@@ -26,7 +26,7 @@ export async function migrateWarehouse(kind: SinkKind, path: string, logger?: Lo
   const started = performance.now();
   const tables = kind === 'duckdb' ? await migrateDuckDBFile(path) : await migrateParquet(path);
   if (tables === undefined) return undefined;
-  const migration: Migration = { from: NAMING_VERSION - 1, to: SCHEMA_VERSION, tables, seconds: (performance.now() - started) / 1000 };
+  const migration: Migration = { from: VERSION_2 - 1, to: SCHEMA_VERSION, tables, seconds: (performance.now() - started) / 1000 };
   logger?.warn(
     { path, ...migration },
     `migrated the warehouse from schema version ${migration.from} to ${migration.to}: columns renamed as docs/design.md §9 lists (tx_hash, tx_time, block_date, …)`,

@@ -10,7 +10,7 @@ import { damagedFiles } from './parquet-integrity.js';
 import { TEMP_SUFFIX, dataFilePath } from './parquet-layout.js';
 import { lockWarehouse } from './parquet-lock.js';
 import { MANIFEST_FILE, manifestColumns, readManifest, writeManifest, type Manifest, type ManifestFile } from './parquet-manifest.js';
-import { NAMING_VERSION, renamedTables, selectFromVersion1, type RenamedTable } from './naming-migration.js';
+import { VERSION_2, changedTables, selectFromVersion1, type ChangedTable } from './schema-v2.js';
 import { schemaVersionError } from './schema-version.js';
 
 /** The rows of a file and its size, once written. */
@@ -21,7 +21,7 @@ interface Written {
 
 /**
  * Brings a Parquet warehouse of schema version 1 to this build's layout under the writer lock: every
- * listed file of a renamed table is written again under the new names (new files of the next
+ * listed file of a changed table is written again in the new layout (new files of the next
  * generation: temp name, fsync, rename), then one manifest swap publishes them with the new version
  * and retires the old files (deleted by a later commit after the grace period, §4). A kill before the
  * swap leaves version 1 whole and files of the next generation, which the next attempt deletes first,
@@ -39,11 +39,11 @@ export async function migrateParquet(path: string): Promise<readonly string[] | 
   try {
     const manifest = await readManifest(root);
     if (manifest === undefined || manifest.schemaVersion === SCHEMA_VERSION) return undefined;
-    if (manifest.schemaVersion !== NAMING_VERSION - 1) throw schemaVersionError(root, manifest.schemaVersion);
+    if (manifest.schemaVersion !== VERSION_2 - 1) throw schemaVersionError(root, manifest.schemaVersion);
     await removeLeftovers(root, manifest, Object.keys(manifest.tables));
-    const next = await rewriteRenamedTables(connection, root, manifest);
+    const next = await rewriteChangedTables(connection, root, manifest);
     await writeManifest(root, next);
-    return renamedTables.filter(({ table }) => manifest.tables[table.name] !== undefined).map(({ table }) => table.name);
+    return changedTables.filter(({ table }) => manifest.tables[table.name] !== undefined).map(({ table }) => table.name);
   } finally {
     connection.closeSync();
     lock.closeSync();
@@ -51,7 +51,7 @@ export async function migrateParquet(path: string): Promise<readonly string[] | 
 }
 
 /** Writes the new files and returns the manifest that lists them instead of the old ones. */
-async function rewriteRenamedTables(connection: DuckDBConnection, root: string, manifest: Manifest): Promise<Manifest> {
+async function rewriteChangedTables(connection: DuckDBConnection, root: string, manifest: Manifest): Promise<Manifest> {
   const generation = manifest.generation + 1;
   const damaged = new Set((await damagedFiles(root, manifest)).map((file) => file.path));
   const now = Math.floor(Date.now() / 1000);
@@ -59,8 +59,8 @@ async function rewriteRenamedTables(connection: DuckDBConnection, root: string, 
   const retired = [...manifest.retired];
   const folders = new Set<string>();
   let sequence = 0;
-  for (const renamed of renamedTables) {
-    const entry = manifest.tables[renamed.table.name];
+  for (const changed of changedTables) {
+    const entry = manifest.tables[changed.table.name];
     if (entry === undefined) continue;
     const files: ManifestFile[] = [];
     for (const file of entry.files) {
@@ -68,26 +68,26 @@ async function rewriteRenamedTables(connection: DuckDBConnection, root: string, 
         files.push(file);
         continue;
       }
-      const path = dataFilePath(renamed.table.name, file.date, generation, sequence++);
-      const { rows, bytes } = await copyRenamed(connection, renamed, join(root, file.path), join(root, path));
+      const path = dataFilePath(changed.table.name, file.date, generation, sequence++);
+      const { rows, bytes } = await copyChanged(connection, changed, join(root, file.path), join(root, path));
       if (rows > 0) files.push({ ...file, path, rows, bytes });
       retired.push({ path: file.path, retiredAt: now });
       folders.add(dirname(join(root, path)));
     }
-    tables[renamed.table.name] = { columns: manifestColumns(renamed.table), files };
+    tables[changed.table.name] = { columns: manifestColumns(changed.table), files };
   }
   for (const folder of folders) await fsyncPath(folder);
-  return { ...manifest, schemaVersion: NAMING_VERSION, generation, tables, retired };
+  return { ...manifest, schemaVersion: VERSION_2, generation, tables, retired };
 }
 
-/** Writes `source`'s rows under the new names to `target`, sorted as the sink sorts a file. */
-async function copyRenamed(connection: DuckDBConnection, renamed: RenamedTable, source: string, target: string): Promise<Written> {
-  const { table } = renamed;
+/** Writes `source`'s rows in the new layout to `target`, sorted as the sink sorts a file. */
+async function copyChanged(connection: DuckDBConnection, changed: ChangedTable, source: string, target: string): Promise<Written> {
+  const { table } = changed;
   const order = identifierList([...(table.clusterBy === undefined ? [] : [table.clusterBy]), ...table.primaryKey]);
   const partial = `${target}${TEMP_SUFFIX}`;
   await mkdir(dirname(target), { recursive: true });
   const result = await connection.run(
-    `COPY (SELECT ${selectFromVersion1(renamed)} FROM read_parquet(${quotedString(source)}, hive_partitioning = false) ORDER BY ${order}) ` +
+    `COPY (SELECT ${selectFromVersion1(changed)} FROM read_parquet(${quotedString(source)}, hive_partitioning = false) ORDER BY ${order}) ` +
       `TO ${quotedString(partial)} (FORMAT parquet, COMPRESSION zstd)`,
   );
   if (result.rowsChanged === 0) {

@@ -1,9 +1,11 @@
 /**
  * Schema version 1 → 2: the first six tables renamed to the naming convention (docs/design.md §9,
- * where the same old → new table is written for readers). Values are unchanged; `block_date` is new
- * and `transactions.now_unix` is gone. Both sinks migrate through `selectFromVersion1`.
+ * where the same old → new table is written for readers; values unchanged, `block_date` new,
+ * `transactions.now_unix` gone), and `_etl_runs` with the settled tip each run read up to (null for
+ * the runs of version 1). Both sinks migrate through `selectFromVersion1`.
  */
 import { quotedIdentifier } from '@duckdb/node-api';
+import { etlRuns } from '../core/bookkeeping.js';
 import type { AnyTable } from '../core/table.js';
 import { actionAccountsTable, actionsTable } from '../streams/actions.js';
 import { jettonTransfersTable } from '../streams/jetton-transfers.js';
@@ -11,17 +13,20 @@ import { messagesTable, transactionsTable } from '../streams/transactions.js';
 import { validatorEventsTable } from '../streams/validator-events.js';
 
 /** A table as version 2 defines it, and where its columns come from in version 1. */
-export interface RenamedTable {
+export interface ChangedTable {
   readonly table: AnyTable;
-  /** New column → its version-1 name; columns not listed kept their name. */
-  readonly renamed: Readonly<Record<string, string>>;
-  /** Version-1 time column whose UTC day becomes `block_date`. */
-  readonly dayOf: string;
+  /** New column → its version-1 name; columns not listed kept their name. @default {} */
+  readonly renamed?: Readonly<Record<string, string>>;
+  /** Version-1 time column whose UTC day becomes `block_date`. @default no block_date */
+  readonly dayOf?: string;
+  /** Columns version 1 did not have: null in its rows. @default [] */
+  readonly added?: readonly string[];
 }
 
-export const NAMING_VERSION = 2;
+export const VERSION_2 = 2;
 
-export const renamedTables: readonly RenamedTable[] = [
+/** Every table whose layout version 2 changed, in the order they are migrated. */
+export const changedTables: readonly ChangedTable[] = [
   {
     table: transactionsTable,
     renamed: { tx_hash: 'hash', tx_hash_hex: 'hash_hex', tx_lt: 'lt', tx_time: 'now', prev_tx_hash: 'prev_trans_hash', prev_tx_lt: 'prev_trans_lt' },
@@ -36,18 +41,18 @@ export const renamedTables: readonly RenamedTable[] = [
     dayOf: 'transaction_now',
   },
   { table: validatorEventsTable, renamed: { tx_time: 'utime', stake_holder: 'stake_holder_address' }, dayOf: 'utime' },
+  { table: etlRuns, added: ['tip_seqno', 'tip_time'] },
 ];
 
 /**
  * The select list turning a version-1 row of `renamed.table` into its version-2 columns, in
  * definition order, each cast to its column's SQL type (what a fresh commit stages).
  */
-export function selectFromVersion1({ table, renamed, dayOf }: RenamedTable): string {
-  return table.columnNames
-    .map((name) => {
-      const source =
-        name === 'block_date' ? `timezone('UTC', ${quotedIdentifier(dayOf)})` : quotedIdentifier(renamed[name] ?? name);
-      return `CAST(${source} AS ${table.columns[name]!.sqlType}) AS ${quotedIdentifier(name)}`;
-    })
-    .join(', ');
+export function selectFromVersion1({ table, renamed = {}, dayOf, added = [] }: ChangedTable): string {
+  const sourceOf = (name: string): string => {
+    if (added.includes(name)) return 'NULL';
+    if (name === 'block_date' && dayOf !== undefined) return `timezone('UTC', ${quotedIdentifier(dayOf)})`;
+    return quotedIdentifier(renamed[name] ?? name);
+  };
+  return table.columnNames.map((name) => `CAST(${sourceOf(name)} AS ${table.columns[name]!.sqlType}) AS ${quotedIdentifier(name)}`).join(', ');
 }
