@@ -10,11 +10,12 @@ import { queryCommand } from './query.js';
 import { sqlCommand } from './sql.js';
 import { reportCommand } from './report.js';
 import { datasetsCommand } from './datasets.js';
+import { migrateCommand } from './migrate.js';
 import { ConfigError, EtlError } from '../core/errors.js';
 import { withSecretScope } from '../core/secret-scope.js';
 import { unknownName } from '../options/suggest.js';
 
-const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, repairCommand, queryCommand, sqlCommand, reportCommand, devnetCommand, demoCommand, datasetsCommand] as CommandModule[];
+const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, repairCommand, migrateCommand, queryCommand, sqlCommand, reportCommand, datasetsCommand, devnetCommand, demoCommand] as CommandModule[];
 /** `sync`, `backfill`, …: the first word of each command's usage. */
 const COMMANDS = COMMAND_MODULES.map((module) => String(module.command).split(' ')[0] ?? '');
 

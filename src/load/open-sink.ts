@@ -7,6 +7,7 @@ import { analystDefinitions } from '../streams/analyst-views.js';
 import type { Sink } from './sink.js';
 import { DuckDBSink } from './duckdb-sink.js';
 import { ParquetSink } from './parquet-sink.js';
+import { migrateWarehouse } from './migrate.js';
 
 export type SinkKind = 'duckdb' | 'parquet';
 
@@ -40,9 +41,10 @@ export interface WriteOpenOptions {
 }
 
 /**
- * Opens the warehouse for writing. While other processes read a DuckDB file (a notebook's read-only
- * connection) the open is retried, with one warning, up to `waitForReadersSeconds`; then
- * `ReadersHoldError` (exit 3) says a reader holds it. Another writer fails at once (`LockedError`).
+ * Opens the warehouse for writing, having migrated one of an earlier schema version in place
+ * (`migrateWarehouse`). While other processes read a DuckDB file (a notebook's read-only connection)
+ * the open is retried, with one warning, up to `waitForReadersSeconds`; then `ReadersHoldError`
+ * (exit 3) says a reader holds it. Another writer fails at once (`LockedError`).
  */
 export async function openSinkForWriting(settings: SinkSettings, tables: readonly AnyTable[], options: WriteOpenOptions): Promise<Sink> {
   const seconds = settings.waitForReadersSeconds;
@@ -51,6 +53,7 @@ export async function openSinkForWriting(settings: SinkSettings, tables: readonl
     // A sink whose open failed is not reused: it may hold half its state.
     const sink = createSink(settings, options.logger.child({ component: 'sink' }), { repair: options.repair });
     try {
+      await migrateWarehouse(settings.kind, settings.path, options.logger);
       await sink.open(tables);
       return sink;
     } catch (err) {

@@ -10,13 +10,13 @@ import { resolve } from 'node:path';
 import { DuckDBInstance, quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
 import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlCheckpoints, etlMeta, etlRejects, etlRuns } from '../core/bookkeeping.js';
 import { ConfigError } from '../core/errors.js';
-import { SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { NO_DEFINITIONS, definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
 import { openDuckDBFile } from './duckdb-open.js';
 import { damagedFiles, damagedFilesError, readManifestBesideData } from './parquet-integrity.js';
 import { MANIFEST_FILE } from './parquet-manifest.js';
 import { viewsFileSql } from './parquet-views.js';
+import { schemaVersionError } from './schema-version.js';
 import type { SinkKind } from './open-sink.js';
 
 /** What a warehouse holds, as status reports it. */
@@ -162,8 +162,7 @@ async function definedNames(connection: DuckDBConnection): Promise<Set<string>> 
 }
 
 function checkVersion(path: string, found: number): void {
-  if (found === SCHEMA_VERSION) return;
-  throw new SchemaVersionError(`Warehouse ${path} has schema version ${found}, this chain-etl reads version ${SCHEMA_VERSION}; use the chain-etl release that wrote it`);
+  if (found !== SCHEMA_VERSION) throw schemaVersionError(path, found);
 }
 
 async function countRows(connection: DuckDBConnection, table: string): Promise<number> {

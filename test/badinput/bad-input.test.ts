@@ -128,6 +128,15 @@ const DUCKDB_FIX = 'point sink.path (or --out) at a DuckDB database chain-etl wr
 const LOCKED_FIX = 'only one writer may use it at a time. Wait for that run to finish or stop it.';
 const RETRIES = 'http: { retries: 2 }';
 
+/** Makes the warehouse's recorded schema version one of a later release. */
+async function markDuckDBNewer(dir: string): Promise<void> {
+  const instance = await DuckDBInstance.create(join(dir, DUCKDB));
+  const connection = await instance.connect();
+  await connection.run("UPDATE _etl_meta SET value = '99' WHERE key = 'schema_version'");
+  connection.closeSync();
+  instance.closeSync();
+}
+
 const cases: readonly Case[] = [
   // Retried: `http.retries` 2, so that the backoff is short.
   {
@@ -304,7 +313,7 @@ const cases: readonly Case[] = [
     args: () => ['synk', 'p.yaml'],
     warehouse: 'duckdb',
     exit: 2,
-    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, repair, query, sql, report, devnet, demo, datasets)',
+    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, repair, migrate, query, sql, report, datasets, devnet, demo)',
   },
   {
     name: 'unknown flag',
@@ -482,21 +491,15 @@ const cases: readonly Case[] = [
       `Cannot open DuckDB file w.duckdb: IO Error: The file "${dir}/w.duckdb" exists, but it is not a valid DuckDB database file: ${DUCKDB_FIX}`,
   },
   {
-    name: 'DuckDB warehouse of another schema version',
+    name: 'DuckDB warehouse of a newer schema version',
     warehouse: 'duckdb',
-    prepare: async (dir) => {
-      const instance = await DuckDBInstance.create(join(dir, DUCKDB));
-      const connection = await instance.connect();
-      await connection.run("UPDATE _etl_meta SET value = '99' WHERE key = 'schema_version'");
-      connection.closeSync();
-      instance.closeSync();
-    },
+    prepare: markDuckDBNewer,
     exit: 2,
     message: () =>
-      'Warehouse w.duckdb has schema version 99, this chain-etl writes version 2; use a new warehouse file or a chain-etl release of that version',
+      'Warehouse w.duckdb has schema version 99, newer than this chain-etl (version 2): upgrade chain-etl to the release that wrote it or a later one',
   },
   {
-    name: 'Parquet warehouse of another schema version',
+    name: 'Parquet warehouse of a newer schema version',
     parts: () => ({ sink: `{ kind: parquet, path: ${PARQUET} }` }),
     warehouse: 'parquet',
     prepare: async (dir) => {
@@ -506,7 +509,23 @@ const cases: readonly Case[] = [
     },
     exit: 2,
     message: ({ dir }) =>
-      `Warehouse ${join(dir, PARQUET)} has schema version 99, this chain-etl writes version 2; use a new folder or a chain-etl release of that version`,
+      `Warehouse ${join(dir, PARQUET)} has schema version 99, newer than this chain-etl (version 2): upgrade chain-etl to the release that wrote it or a later one`,
+  },
+  {
+    name: 'DuckDB warehouse of a newer schema version (migrate)',
+    args: () => ['migrate', 'p.yaml'],
+    warehouse: 'duckdb',
+    prepare: markDuckDBNewer,
+    exit: 2,
+    message: () =>
+      'Warehouse w.duckdb has schema version 99, newer than this chain-etl (version 2): upgrade chain-etl to the release that wrote it or a later one',
+  },
+  {
+    name: 'migrate with no warehouse at the sink path',
+    args: () => ['migrate', 'p.yaml'],
+    warehouse: 'none',
+    exit: 2,
+    message: () => 'no warehouse at w.duckdb: nothing to migrate; check sink.path (or --out)',
   },
   {
     name: 'Parquet warehouse whose manifest was deleted (status)',

@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { SCHEMA_VERSION } from '../core/bookkeeping.js';
+import { migrateDuckDB } from './duckdb-migrate.js';
+import { openDuckDBFile } from './duckdb-open.js';
+import { VERSION_2 } from './schema-v2.js';
+import type { SinkKind } from './open-sink.js';
+import { migrateParquet } from './parquet-migrate.js';
+
+/** What a migration did. */
+export interface Migration {
+  readonly from: number;
+  readonly to: number;
+  /** The tables written again under their new layout. */
+  readonly tables: readonly string[];
+  readonly seconds: number;
+}
+
+/**
+ * Brings the warehouse at `path` to this build's schema version in place, without fetching anything
+ * (docs/design.md §4): undefined when there is no warehouse there yet or it is current. A warehouse
+ * newer than this build is refused (`SchemaVersionError`, exit 2). With a logger, a migration says
+ * so in one warning: the columns an analyst's queries name have changed.
+ */
+export async function migrateWarehouse(kind: SinkKind, path: string, logger?: Logger): Promise<Migration | undefined> {
+  const started = performance.now();
+  const tables = kind === 'duckdb' ? await migrateDuckDBFile(path) : await migrateParquet(path);
+  if (tables === undefined) return undefined;
+  const migration: Migration = { from: VERSION_2 - 1, to: SCHEMA_VERSION, tables, seconds: (performance.now() - started) / 1000 };
+  logger?.warn(
+    { path, ...migration },
+    `migrated the warehouse from schema version ${migration.from} to ${migration.to}: columns renamed as docs/design.md §9 lists (tx_hash, tx_time, block_date, …)`,
+  );
+  return migration;
+}
+
+async function migrateDuckDBFile(path: string): Promise<readonly string[] | undefined> {
+  if (!existsSync(path)) return undefined;
+  const instance = await openDuckDBFile(path);
+  const connection = await instance.connect();
+  try {
+    return await migrateDuckDB(connection, path);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

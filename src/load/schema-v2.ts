@@ -1,0 +1,58 @@
+/**
+ * Schema version 1 → 2: the first six tables renamed to the naming convention (docs/design.md §9,
+ * where the same old → new table is written for readers; values unchanged, `block_date` new,
+ * `transactions.now_unix` gone), and `_etl_runs` with the settled tip each run read up to (null for
+ * the runs of version 1). Both sinks migrate through `selectFromVersion1`.
+ */
+import { quotedIdentifier } from '@duckdb/node-api';
+import { etlRuns } from '../core/bookkeeping.js';
+import type { AnyTable } from '../core/table.js';
+import { actionAccountsTable, actionsTable } from '../streams/actions.js';
+import { jettonTransfersTable } from '../streams/jetton-transfers.js';
+import { messagesTable, transactionsTable } from '../streams/transactions.js';
+import { validatorEventsTable } from '../streams/validator-events.js';
+
+/** A table as version 2 defines it, and where its columns come from in version 1. */
+export interface ChangedTable {
+  readonly table: AnyTable;
+  /** New column → its version-1 name; columns not listed kept their name. @default {} */
+  readonly renamed?: Readonly<Record<string, string>>;
+  /** Version-1 time column whose UTC day becomes `block_date`. @default no block_date */
+  readonly dayOf?: string;
+  /** Columns version 1 did not have: null in its rows. @default [] */
+  readonly added?: readonly string[];
+}
+
+export const VERSION_2 = 2;
+
+/** Every table whose layout version 2 changed, in the order they are migrated. */
+export const changedTables: readonly ChangedTable[] = [
+  {
+    table: transactionsTable,
+    renamed: { tx_hash: 'hash', tx_hash_hex: 'hash_hex', tx_lt: 'lt', tx_time: 'now', prev_tx_hash: 'prev_trans_hash', prev_tx_lt: 'prev_trans_lt' },
+    dayOf: 'now',
+  },
+  { table: messagesTable, renamed: { tx_time: 'tx_now', created_time: 'created_at' }, dayOf: 'tx_now' },
+  { table: actionsTable, renamed: { start_time: 'start_utime', end_time: 'end_utime', trace_end_time: 'trace_end_utime' }, dayOf: 'trace_end_utime' },
+  { table: actionAccountsTable, renamed: { trace_end_time: 'trace_end_utime' }, dayOf: 'trace_end_utime' },
+  {
+    table: jettonTransfersTable,
+    renamed: { tx_hash: 'transaction_hash', tx_lt: 'transaction_lt', tx_time: 'transaction_now', tx_aborted: 'transaction_aborted' },
+    dayOf: 'transaction_now',
+  },
+  { table: validatorEventsTable, renamed: { tx_time: 'utime', stake_holder: 'stake_holder_address' }, dayOf: 'utime' },
+  { table: etlRuns, added: ['tip_seqno', 'tip_time'] },
+];
+
+/**
+ * The select list turning a version-1 row of `renamed.table` into its version-2 columns, in
+ * definition order, each cast to its column's SQL type (what a fresh commit stages).
+ */
+export function selectFromVersion1({ table, renamed = {}, dayOf, added = [] }: ChangedTable): string {
+  const sourceOf = (name: string): string => {
+    if (added.includes(name)) return 'NULL';
+    if (name === 'block_date' && dayOf !== undefined) return `timezone('UTC', ${quotedIdentifier(dayOf)})`;
+    return quotedIdentifier(renamed[name] ?? name);
+  };
+  return table.columnNames.map((name) => `CAST(${sourceOf(name)} AS ${table.columns[name]!.sqlType}) AS ${quotedIdentifier(name)}`).join(', ');
+}
