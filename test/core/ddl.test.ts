@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS "jetton_transfers" (
   });
 
   it('declares PRIMARY KEY only for a table with keyIndex', () => {
-    expect(createTableSql(etlRuns)).toContain('  "error" VARCHAR,\n  PRIMARY KEY ("run_id")\n);');
+    expect(createTableSql(etlRuns)).toContain('  "tip_time" TIMESTAMPTZ,\n  PRIMARY KEY ("run_id")\n);');
     expect(createTableSql(etlRuns)).not.toContain('-- Key');
   });
 
@@ -57,6 +57,8 @@ CREATE TABLE IF NOT EXISTS "jetton_transfers" (
   "requests" JSON,
   "retries" INTEGER,
   "error" VARCHAR,
+  "tip_seqno" INTEGER,
+  "tip_time" TIMESTAMPTZ,
   "__date" VARCHAR
 );`);
   });
