@@ -64,6 +64,8 @@ export interface Message {
   inTx: number;
   /** The body as a BoC (base64) and its cell hash, once rendered. */
   serialized?: { readonly boc: string; readonly hash: string };
+  /** External inbound messages: `hash_norm`, once rendered. */
+  normalizedHash?: string;
 }
 
 export type ComputeOutcome =

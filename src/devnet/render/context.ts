@@ -1,7 +1,9 @@
-import { Address } from '@ton/core';
+import { Address, type Cell } from '@ton/core';
 import type { Chain } from '../chain/chain.js';
 import { buildBody, type BodySpec } from '../chain/bodies.js';
 import type { Message } from '../chain/model.js';
+import { normalizedExternalHash } from './normalized-hash.js';
+import { stateInitOf } from './state-init.js';
 
 export type Network = 'mainnet' | 'testnet';
 
@@ -14,6 +16,7 @@ export const ZERO_HASH = Buffer.alloc(32).toString('base64');
 export class RenderContext {
   private readonly friendly = new Map<number, string>();
   private readonly addresses = new Map<number, Address>();
+  private readonly stateInits = new Map<number, { boc: string; hash: string }>();
 
   constructor(
     readonly chain: Chain,
@@ -54,7 +57,31 @@ export class RenderContext {
   }
 
   cell(spec: BodySpec): { boc: string; hash: string } {
-    const cell = buildBody(spec, (account) => this.address(account));
-    return { boc: cell.toBoc({ idx: false, crc32: true }).toString('base64'), hash: cell.hash().toString('base64') };
+    return serialized(this.bodyCell(spec));
   }
+
+  /** `hash_norm` of an external inbound message, kept on the message once asked. */
+  normalizedHash(msg: Message): string {
+    if (msg.source !== null || msg.destination === null) throw new Error('only external inbound messages have a normalized hash');
+    msg.normalizedHash ??= normalizedExternalHash(this.address(msg.destination), this.bodyCell(msg.body));
+    return msg.normalizedHash;
+  }
+
+  /** The StateInit an account is deployed with (see ./state-init.ts). */
+  stateInit(account: number): { boc: string; hash: string } {
+    let init = this.stateInits.get(account);
+    if (init === undefined) {
+      init = serialized(stateInitOf(this, account));
+      this.stateInits.set(account, init);
+    }
+    return init;
+  }
+
+  private bodyCell(spec: BodySpec): Cell {
+    return buildBody(spec, (account) => this.address(account));
+  }
+}
+
+function serialized(cell: Cell): { boc: string; hash: string } {
+  return { boc: cell.toBoc({ idx: false, crc32: true }).toString('base64'), hash: cell.hash().toString('base64') };
 }
