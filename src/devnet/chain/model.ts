@@ -12,7 +12,14 @@ export type AccountKind =
   | 'nft_collection'
   | 'nft_item'
   | 'elector'
-  | 'config';
+  | 'config'
+  | 'dns_collection'
+  | 'dns_item'
+  | 'nft_sale'
+  | 'multisig'
+  | 'multisig_order'
+  | 'nominator_pool'
+  | 'vesting_wallet';
 
 export type AccountStatus = 'nonexist' | 'uninit' | 'active' | 'frozen';
 
