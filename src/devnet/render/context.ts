@@ -50,9 +50,13 @@ export class RenderContext {
   }
 
   body(msg: Message): { boc: string; hash: string } {
-    // Serialising a BoC is most of a page's cost; a message keeps its serialisation once asked
-    // (what that holds: docs/design.md §6).
-    msg.serialized ??= this.cell(msg.body);
+    // Serialising a BoC is most of a page's cost; a message keeps its serialisation once asked, and
+    // an external one its hash_norm, made from the same cell (what that holds: docs/design.md §6).
+    if (msg.serialized === undefined) {
+      const cell = this.bodyCell(msg.body);
+      msg.serialized = serialized(cell);
+      if (msg.source === null && msg.destination !== null) msg.normalizedHash = normalizedExternalHash(this.address(msg.destination), cell);
+    }
     return msg.serialized;
   }
 
@@ -60,10 +64,10 @@ export class RenderContext {
     return serialized(this.bodyCell(spec));
   }
 
-  /** `hash_norm` of an external inbound message, kept on the message once asked. */
+  /** `hash_norm` of an external inbound message. */
   normalizedHash(msg: Message): string {
-    if (msg.source !== null || msg.destination === null) throw new Error('only external inbound messages have a normalized hash');
-    msg.normalizedHash ??= normalizedExternalHash(this.address(msg.destination), this.bodyCell(msg.body));
+    this.body(msg);
+    if (msg.normalizedHash === undefined) throw new Error('only external inbound messages have a normalized hash');
     return msg.normalizedHash;
   }
 
