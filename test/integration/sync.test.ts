@@ -102,10 +102,10 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
     expect(deploys.some((m) => m.source === null)).toBe(true);
     const externalTxs = new Set(externalIn.map((m) => String(m.tx_hash)));
     const transactions = snapshot.tables.get('transactions')!;
-    const ofExternals = transactions.filter((tx) => externalTxs.has(String(tx.hash)));
+    const ofExternals = transactions.filter((tx) => externalTxs.has(String(tx.tx_hash)));
     expect(ofExternals.length).toBe(externalTxs.size);
     expect(ofExternals.filter((tx) => tx.credit_first !== true || tx.compute_gas_credit !== 10_000n)).toEqual([]);
-    expect(transactions.filter((tx) => tx.compute_gas_credit !== null && !externalTxs.has(String(tx.hash)))).toEqual([]);
+    expect(transactions.filter((tx) => tx.compute_gas_credit !== null && !externalTxs.has(String(tx.tx_hash)))).toEqual([]);
   });
 
   it('lt ties across accounts exist among the synced transactions and every transaction at a tied lt is there', () => {
