@@ -44,11 +44,12 @@ interface Case {
 const get = (path: string, query: () => Query, items?: string): Case => ({ method: 'GET', path, call: () => client.v3(path, query()), items });
 const post = (path: string, body: () => unknown, items?: string): Case => ({ method: 'POST', path, call: () => client.post('v3', path, body()), items });
 
-/** A signed-looking external message to a wallet: the shape /message accepts. */
+/** A wallet external as the wallet accepts it (the devnet checks wallet id, expiry and seqno, not the signature). */
 function externalBoc(): string {
-  const wallet = devnet.generator.chain.population.accountAt(devnet.generator.chain.population.wallets[0]!);
-  const message = external({ to: new Address(0, wallet.id), body: beginCell().storeUint(0, 32).storeStringTail('hi').endCell() });
-  return beginCell().store(storeMessage(message)).endCell().toBoc().toString('base64');
+  const chain = devnet.generator.chain;
+  const wallet = chain.population.accountAt(chain.population.wallets.find((w) => chain.population.accountAt(w).status === 'active')!);
+  const body = beginCell().storeBuffer(Buffer.alloc(64)).storeUint(698_983_191, 32).storeUint(chain.utimes.at(-1)! + 60, 32).storeUint(wallet.seqno, 32).storeUint(0, 8).endCell();
+  return beginCell().store(storeMessage(external({ to: new Address(0, wallet.id), body }))).endCell().toBoc().toString('base64');
 }
 
 const CASES: readonly Case[] = [

@@ -275,6 +275,10 @@ describe('devnet realism (seed 7, 600 masterchain blocks)', () => {
       expect(tx.in_msg.hash_norm).toBe(normalizedExternalHash(Address.parse(tx.in_msg.destination as string), body));
     }
     expect(new Set(externals.map((tx) => tx.in_msg.hash_norm)).size).toBe(externals.length);
+    // An action names its trace's external message by the same hash_norm.
+    const normOf = new Map(externals.map((tx) => [tx.in_msg.hash as string, tx.in_msg.hash_norm as string]));
+    const actions = truthRows(api, 'actions') as Row[];
+    expect(actions.filter((a) => a.trace_external_hash !== undefined && a.trace_external_hash_norm !== normOf.get(a.trace_external_hash))).toEqual([]);
     const internal = messages.filter((m) => m.source !== null);
     expect(internal.filter((m) => 'hash_norm' in m)).toEqual([]);
     expect(txs.filter((tx) => tx.in_msg?.source !== null && tx.description.compute_ph?.gas_credit !== undefined)).toEqual([]);

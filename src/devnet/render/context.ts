@@ -3,7 +3,7 @@ import type { Chain } from '../chain/chain.js';
 import { buildBody, type BodySpec } from '../chain/bodies.js';
 import type { Message } from '../chain/model.js';
 import { normalizedExternalHash } from './normalized-hash.js';
-import { stateInitOf } from './state-init.js';
+import { stateInitCell, stateInitOf } from './state-init.js';
 
 export type Network = 'mainnet' | 'testnet';
 
@@ -75,7 +75,7 @@ export class RenderContext {
   stateInit(account: number): { boc: string; hash: string } {
     let init = this.stateInits.get(account);
     if (init === undefined) {
-      init = serialized(stateInitOf(this, account));
+      init = serialized(stateInitCell(stateInitOf(this, account)));
       this.stateInits.set(account, init);
     }
     return init;

@@ -62,17 +62,22 @@ export function renderMessage(ctx: RenderContext, msg: Message, refs: Refs, txIn
   return rendered;
 }
 
-/**
- * The StateInit a message carries: a jetton wallet sends every internal transfer with the receiving
- * wallet's (deploying it if new); a wallet's external message carries the wallet's own while it is
- * not yet deployed.
- */
 function initState(ctx: RenderContext, msg: Message): Record<string, unknown> | null {
+  const account = stateInitCarrier(ctx, msg);
+  if (account === null) return null;
+  const init = ctx.stateInit(account);
+  return { hash: init.hash, body: init.boc, decoded: null };
+}
+
+/**
+ * The account whose StateInit a message carries, or null: a jetton wallet sends every internal
+ * transfer with the receiving wallet's (deploying it if new); a wallet's external message carries the
+ * wallet's own while it is not yet deployed.
+ */
+export function stateInitCarrier(ctx: RenderContext, msg: Message): number | null {
   if (msg.destination === null) return null;
   const deploysWallet = msg.source === null && msg.inTx >= 0 && ctx.chain.tx(msg.inTx).origStatus !== 'active';
-  if (msg.body.kind !== 'jetton_internal_transfer' && !deploysWallet) return null;
-  const init = ctx.stateInit(msg.destination);
-  return { hash: init.hash, body: init.boc, decoded: null };
+  return msg.body.kind === 'jetton_internal_transfer' || deploysWallet ? msg.destination : null;
 }
 
 /** What the indexer's decoder says of a body: text comments and empty cells, as in the mainnet examples. */

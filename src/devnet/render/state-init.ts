@@ -5,14 +5,18 @@
  * their StateInit (account ids are drawn from the seed): the cell is what a deploy carries, not what
  * derives the address.
  */
-import { beginCell, type Cell } from '@ton/core';
+import { beginCell, storeStateInit, type Cell, type StateInit } from '@ton/core';
 import type { Account } from '../chain/model.js';
 import type { RenderContext } from './context.js';
 import { SUBWALLET_ID, codeCell, jettonWalletCode, publicKeyOf } from '../api/v2/contract-cells.js';
 
-export function stateInitOf(ctx: RenderContext, index: number): Cell {
+export function stateInitOf(ctx: RenderContext, index: number): StateInit {
   const account = ctx.chain.population.accountAt(index);
-  return beginCell().storeBit(false).storeBit(false).storeMaybeRef(codeCell(account)).storeMaybeRef(initialData(ctx, account)).storeBit(false).endCell();
+  return { code: codeCell(account), data: initialData(ctx, account) };
+}
+
+export function stateInitCell(init: StateInit): Cell {
+  return beginCell().store(storeStateInit(init)).endCell();
 }
 
 function initialData(ctx: RenderContext, account: Account): Cell {

@@ -10,6 +10,12 @@ const MAX_GAS_LIMIT = 1_000_000n;
 /** Gas an external message may use before the contract accepts it (config param 20 `gas_credit` on mainnet). */
 export const EXTERNAL_GAS_CREDIT = 10_000;
 
+/** Credit before storage: a non-bounceable inbound message, or an external one (it brings no value, nothing to bounce). */
+export function creditFirstOf(tx: Transaction): boolean {
+  if (tx.inMsg === null) return false;
+  return tx.inMsg.source === null || !tx.inMsg.bounce;
+}
+
 /** `gas_limit` of a computed transaction: what its inbound value buys, capped; 0 without an internal inbound message. */
 export function gasLimitOf(tx: Transaction, gasUsed: number): bigint {
   const inbound = tx.inMsg !== null && tx.inMsg.source !== null ? tx.inMsg : null;
@@ -59,8 +65,7 @@ function renderDescription(tx: Transaction): Record<string, unknown> {
     type: tx.type,
     aborted: tx.aborted,
     destroyed: false,
-    // An external message brings no value: nothing to bounce, so the credit phase (empty) comes first.
-    credit_first: external || (inbound !== null && !inbound.bounce),
+    credit_first: creditFirstOf(tx),
   };
   if (tx.type === 'tick_tock') description.is_tock = tx.isTock;
   description.storage_ph = { storage_fees_collected: '0', status_change: 'unchanged' };

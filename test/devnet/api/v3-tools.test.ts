@@ -74,26 +74,29 @@ describe('v2 proxies', () => {
     expect(getError('addressInformation', { address: 'nope' })).toEqual([422, 'failed to parse address: invalid address "nope"']);
   });
 
-  it('POST /message answers the hash and normalized hash of an external message; other messages are refused', () => {
-    const wallet = api.view.chain.population.accountAt(api.view.chain.population.wallets[0]!);
-    const body = beginCell().storeUint(7, 32).endCell();
+  it('POST /message is v2 sendBocReturnHash: a wallet external is accepted and answered with its hash and hash_norm', () => {
+    const population = api.view.chain.population;
+    const wallet = population.accountAt(population.wallets.find((w) => population.accountAt(w).status === 'active')!);
+    const head = api.view.chain.utimes.at(-1)!;
+    const signed = (seqno: number): Cell =>
+      beginCell().storeBuffer(Buffer.alloc(64)).storeUint(698_983_191, 32).storeUint(head + 60, 32).storeUint(seqno, 32).storeUint(0, 8).endCell();
+    const body = signed(wallet.seqno);
     const message = beginCell().store(storeMessage(external({ to: new Address(0, wallet.id), body }))).endCell();
     expect(postV3(api, 'message', { boc: boc(message) })).toEqual({ message_hash: message.hash().toString('base64'), message_hash_norm: normalizedExternalHash(new Address(0, wallet.id), body) });
-    expect(error(() => postV3(api, 'message', {}))).toEqual([422, 'missing required field: boc']);
-    expect(error(() => postV3(api, 'message', { boc: boc(body) }))[0]).toBe(422);
+    // The wallet's checks, as v2 answers them: a wrong seqno is exit code 33.
+    const stale = beginCell().store(storeMessage(external({ to: new Address(0, wallet.id), body: signed(wallet.seqno + 5) }))).endCell();
+    expect(error(() => postV3(api, 'message', { boc: boc(stale) }))).toEqual([500, 'Exit code 33 != 0']);
+    expect(error(() => postV3(api, 'message', {}))).toEqual([422, 'empty boc']);
     expect(error(() => callV3(api, 'message', { boc: boc(message) }))).toEqual([405, 'method not allowed']);
   });
 
-  it('POST /estimateFee prices the forwarded message by its bits and cells', () => {
-    const address = raw(api.view.chain.population.wallets[0]!);
-    const small = postV3<Row>(api, 'estimateFee', { address, body: boc(beginCell().endCell()) });
-    const large = postV3<Row>(api, 'estimateFee', { address, body: boc(beginCell().storeBuffer(Buffer.alloc(100)).storeRef(beginCell().storeUint(1, 8)).endCell()) });
-    // lump price + one empty cell: 400_000 + 2621440000 / 65536.
-    expect(small).toEqual({ source_fees: { in_fwd_fee: 440_000, storage_fee: 0, gas_fee: 1_323_200, fwd_fee: 0 }, destination_fees: [] });
-    // 808 bits and 2 cells more: ceil((26214400 × 808 + 2621440000 × 2) / 65536) = 403_200.
-    expect(large.source_fees.in_fwd_fee).toBe(400_000 + 403_200);
-    expect(error(() => postV3(api, 'estimateFee', { body: '' }))).toEqual([422, 'missing required field: address']);
-    expect(error(() => postV3(api, 'estimateFee', { address, body: '!!' }))).toEqual([422, 'failed to parse body: not a base64 BoC']);
+  it('POST /estimateFee is v2 estimateFee without the @type fields', () => {
+    const address = raw(api.view.chain.population.wallets.find((w) => api.view.chain.population.accountAt(w).status === 'active')!);
+    const fees = postV3<Row>(api, 'estimateFee', { address, body: boc(beginCell().storeUint(0, 32).endCell()) });
+    expect(Object.keys(fees.source_fees).sort()).toEqual(['fwd_fee', 'gas_fee', 'in_fwd_fee', 'storage_fee']);
+    expect(fees.source_fees.gas_fee).toBe(3_308 * 400);
+    expect(fees.destination_fees).toEqual([]);
+    expect(error(() => callV3(api, 'estimateFee', { address }))).toEqual([405, 'method not allowed']);
   });
 
   it('POST /runGetMethod runs a getter with the v3 stack format', () => {

@@ -1,9 +1,10 @@
 /**
  * The v3 API's proxies of v2 methods (the spec's "API v2" tag): GET /addressInformation,
- * /walletInformation; POST /estimateFee, /message, /runGetMethod. State is the head's, as the v2
- * methods read it; bodies are JSON objects; the POST paths answer a GET with 405.
+ * /walletInformation; POST /estimateFee (v2 estimateFee), /message (v2 sendBocReturnHash: a wallet
+ * transfer goes into the chain as there) and /runGetMethod (v2 runGetMethodStd with the v3 stack),
+ * with the v2 methods' rules and errors. State is the head's; bodies are JSON objects; the POST paths
+ * answer a GET with 405.
  */
-import { Address, Cell, loadMessage } from '@ton/core';
 import type { DevnetRequest, Handler } from '../../http/types.js';
 import { ApiError } from '../../http/api-error.js';
 import { parseAddress, type DevnetApi } from '../context.js';
@@ -12,16 +13,9 @@ import { headMcBlock } from '../v2/block-id.js';
 import { boc, codeCell, dataCell } from '../v2/contract-cells.js';
 import { getMethodsHandlers } from '../v2/get-methods.js';
 import { DEVNET_WALLET_ID, walletTypeOf } from '../../render/account-state.js';
-import { normalizedExternalHash } from '../../render/normalized-hash.js';
+import { QueryParams } from '../../http/query-params.js';
+import { sendHandlers } from '../v2/send.js';
 import { fromV3Stack, toV3Stack } from './v3-stack.js';
-
-/** Basechain message forwarding prices (config param 25) and gas price (param 21), nanoton. */
-const LUMP_PRICE = 400_000n;
-const BIT_PRICE = 26_214_400n;
-const CELL_PRICE = 2_621_440_000n;
-const GAS_PRICE = 400n;
-/** Gas a wallet spends accepting an external message and sending one transfer (the generator's range). */
-const WALLET_EXTERNAL_GAS = 3_308n;
 
 export function v2ProxyHandlers(api: DevnetApi): Record<string, Handler> {
   const population = api.view.chain.population;
@@ -35,6 +29,7 @@ export function v2ProxyHandlers(api: DevnetApi): Record<string, Handler> {
     return { account, state, status: v2StateOf(state?.status ?? 'nonexist') };
   };
   const runGetMethodStd = getMethodsHandlers(api).runGetMethodStd!;
+  const sendBoc = sendHandlers(api);
   return {
     addressInformation: (req) => {
       const { account, state, status } = stateOf(req);
@@ -64,33 +59,13 @@ export function v2ProxyHandlers(api: DevnetApi): Record<string, Handler> {
       };
     },
     estimateFee: (req) => {
-      const fields = postFields(req);
-      const address = requiredText(fields, 'address');
-      parseAddress('address', address);
-      const body = cellField(fields, 'body') ?? Cell.EMPTY;
-      const init = [cellField(fields, 'init_code'), cellField(fields, 'init_data')].filter((c) => c !== undefined);
-      const { bits, cells } = [body, ...init].reduce((size, cell) => addSize(size, cell), { bits: 0n, cells: 0n });
-      const inFwdFee = LUMP_PRICE + (BIT_PRICE * bits + CELL_PRICE * cells + 0xffffn) / 0x10000n;
-      return {
-        source_fees: { in_fwd_fee: Number(inFwdFee), storage_fee: 0, gas_fee: Number(WALLET_EXTERNAL_GAS * GAS_PRICE), fwd_fee: 0 },
-        destination_fees: [],
-      };
+      const { source_fees, destination_fees } = sendBoc.estimateFee!(asV2(req)) as { source_fees: Record<string, unknown>; destination_fees: unknown[] };
+      const { '@type': _type, ...fees } = source_fees;
+      return { source_fees: fees, destination_fees };
     },
     message: (req) => {
-      const fields = postFields(req);
-      const cell = cellField(fields, 'boc');
-      if (cell === undefined) throw new ApiError(422, 'missing required field: boc');
-      let destination: Address;
-      let body: Cell;
-      try {
-        const message = loadMessage(cell.beginParse());
-        if (message.info.type !== 'external-in') throw new Error(`a ${message.info.type} message`);
-        destination = message.info.dest;
-        body = message.body;
-      } catch (err) {
-        throw new ApiError(422, `failed to parse boc: not an external inbound message (${(err as Error).message})`);
-      }
-      return { message_hash: cell.hash().toString('base64'), message_hash_norm: normalizedExternalHash(destination, body) };
+      const { hash, hash_norm } = sendBoc.sendBocReturnHash!(asV2(req)) as { hash: string; hash_norm: string };
+      return { message_hash: hash, message_hash_norm: hash_norm };
     },
     runGetMethod: (req) => {
       const fields = postFields(req);
@@ -104,30 +79,14 @@ export function v2ProxyHandlers(api: DevnetApi): Record<string, Handler> {
   };
 }
 
+/** The request as its v2 method reads it: the JSON body's fields as the query. */
+function asV2(req: DevnetRequest): DevnetRequest {
+  return { ...req, version: 'v2', query: QueryParams.fromFields(postFields(req)) };
+}
+
 function postFields(req: DevnetRequest): Record<string, unknown> {
   if (req.method !== 'POST') throw new ApiError(405, 'method not allowed');
   const body = req.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(422, 'request body must be a JSON object');
   return body as Record<string, unknown>;
-}
-
-function requiredText(fields: Record<string, unknown>, name: string): string {
-  const value = fields[name];
-  if (typeof value !== 'string' || value === '') throw new ApiError(422, `missing required field: ${name}`);
-  return value;
-}
-
-/** A base64 BoC field, undefined when absent or empty. */
-function cellField(fields: Record<string, unknown>, name: string): Cell | undefined {
-  const value = fields[name];
-  if (value === undefined || value === null || value === '') return undefined;
-  try {
-    return Cell.fromBase64(String(value));
-  } catch {
-    throw new ApiError(422, `failed to parse ${name}: not a base64 BoC`);
-  }
-}
-
-function addSize(size: { bits: bigint; cells: bigint }, cell: Cell): { bits: bigint; cells: bigint } {
-  return cell.refs.reduce((total, ref) => addSize(total, ref), { bits: size.bits + BigInt(cell.bits.length), cells: size.cells + 1n });
 }
