@@ -6,7 +6,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Address, Cell } from '@ton/core';
+import { readFileSync } from 'node:fs';
 import { buildDevnetApi } from '../../src/devnet/index.js';
+import { normalizedExternalHash } from '../../src/devnet/render/normalized-hash.js';
 import { truthRows } from '../../src/devnet/truth.js';
 import { TOKENS } from '../../src/devnet/chain/population.js';
 import { BASECHAIN_SHARDS, CONFIG_RAW, ELECTOR_RAW, LT_PER_BLOCK, MASTERCHAIN_SHARD } from '../../src/devnet/chain/constants.js';
@@ -234,6 +236,59 @@ describe('devnet realism (seed 7, 600 masterchain blocks)', () => {
     }
     // Each bounce is one transaction sending one bounced message back.
     expect(txs.flatMap((tx) => tx.out_msgs).filter((m: Row) => m.bounced === true).length).toBe(bouncers.length);
+  });
+
+  it('carries StateInit on every deploy, hash_norm on every external message and gas_credit on their transactions', () => {
+    const deploys = txs.filter((tx) => tx.orig_status !== 'active' && tx.end_status === 'active');
+    expect(deploys.length).toBeGreaterThan(50);
+    const population = chain.population;
+    const kinds = new Set<string>();
+    for (const tx of deploys) {
+      const init = tx.in_msg.init_state as Row;
+      expect(init.decoded).toBeNull();
+      const cell = Cell.fromBase64(init.body as string);
+      expect(cell.hash().toString('base64')).toBe(init.hash);
+      // The data is the contract's initial one: a jetton wallet of its owner and master with nothing, a wallet at seqno 0.
+      const account = population.accountAt(population.byRaw.get(tx.account)!);
+      const data = cell.refs[1]!.beginParse();
+      kinds.add(account.kind);
+      if (account.kind === 'jetton_wallet') {
+        expect(data.loadCoins()).toBe(0n);
+        expect(population.byRaw.get(data.loadAddress().toRawString().toUpperCase())).toBe(account.owner);
+        expect(population.byRaw.get(data.loadAddress().toRawString().toUpperCase())).toBe(account.jettonMaster);
+      } else {
+        expect(tx.in_msg.source).toBeNull();
+        expect(data.loadUint(32)).toBe(0);
+      }
+    }
+    expect([...kinds].sort()).toEqual(['jetton_wallet', 'wallet']);
+    // Only deploys carry one: a jetton wallet's transfers to a deployed wallet as well, a deployed wallet's externals not.
+    const carriers = messages.filter((m) => m.init_state !== null);
+    expect(carriers.filter((m) => m.decoded_opcode !== 'jetton_internal_transfer' && m.source !== null)).toEqual([]);
+    expect(carriers.length).toBeGreaterThan(deploys.length);
+    const externals = txs.filter((tx) => tx.in_msg !== null && tx.in_msg.source === null);
+    expect(externals.length).toBeGreaterThan(1000);
+    for (const tx of externals) {
+      expect(tx.description.credit_first).toBe(true);
+      expect(tx.description.compute_ph.gas_credit).toBe('10000');
+      const body = Cell.fromBase64(tx.in_msg.message_content.body as string);
+      expect(tx.in_msg.hash_norm).toBe(normalizedExternalHash(Address.parse(tx.in_msg.destination as string), body));
+    }
+    expect(new Set(externals.map((tx) => tx.in_msg.hash_norm)).size).toBe(externals.length);
+    // An action names its trace's external message by the same hash_norm.
+    const normOf = new Map(externals.map((tx) => [tx.in_msg.hash as string, tx.in_msg.hash_norm as string]));
+    const actions = truthRows(api, 'actions') as Row[];
+    expect(actions.filter((a) => a.trace_external_hash !== undefined && a.trace_external_hash_norm !== normOf.get(a.trace_external_hash))).toEqual([]);
+    const internal = messages.filter((m) => m.source !== null);
+    expect(internal.filter((m) => 'hash_norm' in m)).toEqual([]);
+    expect(txs.filter((tx) => tx.in_msg?.source !== null && tx.description.compute_ph?.gas_credit !== undefined)).toEqual([]);
+  });
+
+  it('normalizes external messages as the real service does (a mainnet message and its hash_norm)', () => {
+    const trace = JSON.parse(readFileSync(new URL('../fixtures/examples/v3-traces.mainnet.2025-09.docs-pr493.json', import.meta.url), 'utf8')) as Row;
+    const msg = trace.traces[0].transactions['Vy11B+AiGGrDBcGx3UiUFUJozUQ3U2yHvaATSrS03og='].in_msg as Row;
+    expect(normalizedExternalHash(Address.parse(msg.destination as string), Cell.fromBase64(msg.message_content.body as string))).toBe(msg.hash_norm);
+    expect(Cell.fromBase64(msg.init_state.body as string).hash().toString('base64')).toBe(msg.init_state.hash);
   });
 
   it('has validator events of all three types from the elector', () => {

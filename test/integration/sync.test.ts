@@ -88,6 +88,26 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
     expect(snapshot.runs.map((run) => [run.command, run.status])).toEqual([['sync', 'ok']]);
   });
 
+  it('deploys, external messages and their transactions fill init_state_hash, msg_hash_norm, credit_first and compute_gas_credit', () => {
+    const snapshot = snapshots[0]!;
+    const messages = snapshot.tables.get('messages')!;
+    const externalIn = messages.filter((m) => m.source === null && m.direction === 'in');
+    expect(externalIn.length).toBeGreaterThan(0);
+    expect(externalIn.filter((m) => m.msg_hash_norm === null)).toEqual([]);
+    expect(messages.filter((m) => m.msg_hash_norm !== null && m.source !== null)).toEqual([]);
+    const deploys = messages.filter((m) => m.init_state_hash !== null);
+    expect(deploys.length).toBeGreaterThan(0);
+    // A jetton wallet's transfers carry the receiving wallet's StateInit; an undeployed wallet's external its own.
+    expect(deploys.filter((m) => m.decoded_opcode !== 'jetton_internal_transfer' && m.source !== null)).toEqual([]);
+    expect(deploys.some((m) => m.source === null)).toBe(true);
+    const externalTxs = new Set(externalIn.map((m) => String(m.tx_hash)));
+    const transactions = snapshot.tables.get('transactions')!;
+    const ofExternals = transactions.filter((tx) => externalTxs.has(String(tx.tx_hash)));
+    expect(ofExternals.length).toBe(externalTxs.size);
+    expect(ofExternals.filter((tx) => tx.credit_first !== true || tx.compute_gas_credit !== 10_000n)).toEqual([]);
+    expect(transactions.filter((tx) => tx.compute_gas_credit !== null && !externalTxs.has(String(tx.tx_hash)))).toEqual([]);
+  });
+
   it('lt ties across accounts exist among the synced transactions and every transaction at a tied lt is there', () => {
     const snapshot = snapshots[0]!;
     const accountsAt = new Map<bigint, Set<string>>();

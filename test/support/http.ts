@@ -35,6 +35,17 @@ export class DevnetClient {
     return { status: res.status, text, body: JSON.parse(text) as T };
   }
 
+  /** POST a JSON body (`/api/v3/message`, `/api/v3/runGetMethod`, …). */
+  async post<T = unknown>(version: 'v2' | 'v3', endpoint: string, body: unknown): Promise<JsonReply<T>> {
+    const res = await fetch(`${this.baseUrl}/api/${version}/${endpoint}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(this.apiKey === undefined ? {} : { 'X-API-Key': this.apiKey }) },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: JSON.parse(text) as T };
+  }
+
   v3<T = unknown>(endpoint: string, query?: Query, headers?: Record<string, string>): Promise<JsonReply<T>> {
     return this.get<T>('v3', endpoint, query, headers);
   }

@@ -11,6 +11,11 @@
  *       e.g. `in_msg`, `source` of external messages, `address_book[…].domain`);
  *   P2. `FinalityState` is the string `pending|confirmed|finalized` (the spec says integer 0..2);
  *   P3. `Message.opcode` is a hex string `0x` + 8 hex digits (the spec says integer).
+ *   P4. POST /runGetMethod answers a run result `{gas_used, exit_code, stack}`; the spec gives its
+ *       200 the request's schema (V2RunGetMethodRequest). Evidence: ton-index-go's own model
+ *       `V2RunGetMethodResult` (index/models, ton-indexer master eb9fbfa, in
+ *       ../shared/reference/specs/derived), which its handler returns; its swag annotation names the
+ *       request struct, which is where the published spec's mistake comes from.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +35,18 @@ export const ACCEPTED_DEVIATIONS = [
   'P1: every object property is nullable',
   'P2: FinalityState is a string (pending|confirmed|finalized), not an integer',
   'P3: Message.opcode is a hex string 0x########, not an integer',
+  'P4: runGetMethod answers {gas_used, exit_code, stack}, not the request schema',
 ] as const;
+
+/** P4: the run result ton-index-go returns (models.V2RunGetMethodResult). */
+const RUN_GET_METHOD_RESULT: Schema = {
+  type: 'object',
+  properties: {
+    gas_used: { type: 'integer' },
+    exit_code: { type: 'integer' },
+    stack: { type: 'array', items: { $ref: `${COMPONENT_REF}V2StackEntity` } },
+  },
+};
 
 /** JSON Schema keywords kept from OpenAPI 3.0 schema objects; everything else is OpenAPI-only and dropped. */
 const KEPT = new Set([
@@ -47,12 +63,12 @@ export interface SpecOptions {
    * @default false
    */
   readonly closed?: boolean;
-  /** Apply P1–P3; false gives the spec as published (to show the deviations are real). @default true */
+  /** Apply P1–P4; false gives the spec as published (to show the deviations are real). @default true */
   readonly patched?: boolean;
 }
 
 export interface SpecResponses {
-  /** The path's GET 200 response schema, converted and patched. */
+  /** The path's 200 response schema (of its GET, else its POST), converted and patched. */
   schemaOf(path: string): Schema;
   /** Validation errors of a body as that path's 200 response (empty when valid). */
   errors(path: string, body: unknown): string[];
@@ -77,9 +93,11 @@ export function specResponses(options: SpecOptions = {}): SpecResponses {
   const paths = spec.paths as Record<string, Record<string, Schema>>;
   const compiled = new Map<string, ValidateFunction>();
   const schemaOf = (path: string): Schema => {
-    const get = paths[`/api/v3/${path}`]?.get;
-    const schema = ((((get?.responses as Schema | undefined)?.['200'] as Schema | undefined)?.content as Schema | undefined)?.['application/json'] as Schema | undefined)?.schema;
-    if (schema === undefined) throw new Error(`the spec has no GET /api/v3/${path} 200 response schema`);
+    if (path === 'runGetMethod' && options.patched !== false) return convert(structuredClone(RUN_GET_METHOD_RESULT), options); // P4
+    const item = paths[`/api/v3/${path}`];
+    const operation = item?.get ?? item?.post;
+    const schema = ((((operation?.responses as Schema | undefined)?.['200'] as Schema | undefined)?.content as Schema | undefined)?.['application/json'] as Schema | undefined)?.schema;
+    if (schema === undefined) throw new Error(`the spec has no /api/v3/${path} 200 response schema`);
     return convert(structuredClone(schema as Schema), options);
   };
   return {

@@ -1,4 +1,5 @@
 import type { Population } from './population.js';
+import type { Services } from './services.js';
 import type {
   Action,
   Block,
@@ -43,7 +44,11 @@ export class Chain {
   /** Per step: length of txOrder / actions after the step (prefix boundaries). */
   readonly txCountAfterStep: number[] = [];
 
-  constructor(readonly seed: number, readonly population: Population) {}
+  constructor(
+    readonly seed: number,
+    readonly population: Population,
+    readonly services: Services,
+  ) {}
 
   get steps(): number {
     return this.utimes.length;

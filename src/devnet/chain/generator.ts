@@ -5,6 +5,7 @@
  */
 import { Chain } from './chain.js';
 import { Population } from './population.js';
+import { Services } from './services.js';
 import { Rng } from './rng.js';
 import { Elections } from './elections.js';
 import { Traffic, type WalletOrder } from './traffic.js';
@@ -43,7 +44,7 @@ export class Generator {
   constructor(seed: number) {
     this.rng = new Rng(seed);
     const population = new Population(this.rng);
-    this.chain = new Chain(seed, population);
+    this.chain = new Chain(seed, population, new Services(population, seed));
     this.elections = new Elections(this.chain.elections, population.validators, this.rng);
     this.traffic = new Traffic(population, this.rng);
   }

@@ -12,7 +12,14 @@ export type AccountKind =
   | 'nft_collection'
   | 'nft_item'
   | 'elector'
-  | 'config';
+  | 'config'
+  | 'dns_collection'
+  | 'dns_item'
+  | 'nft_sale'
+  | 'multisig'
+  | 'multisig_order'
+  | 'nominator_pool'
+  | 'vesting_wallet';
 
 export type AccountStatus = 'nonexist' | 'uninit' | 'active' | 'frozen';
 
@@ -64,6 +71,8 @@ export interface Message {
   inTx: number;
   /** The body as a BoC (base64) and its cell hash, once rendered. */
   serialized?: { readonly boc: string; readonly hash: string };
+  /** External inbound messages: `hash_norm`, once rendered. */
+  normalizedHash?: string;
 }
 
 export type ComputeOutcome =

@@ -31,6 +31,13 @@ const interfacesOf: Readonly<Record<AccountKind, readonly string[]>> = {
   nft_item: ['nft_item'],
   elector: [],
   config: [],
+  dns_collection: ['nft_collection'],
+  dns_item: ['nft_item'],
+  nft_sale: ['nft_sale_getgems_v3'],
+  multisig: ['multisig_v2'],
+  multisig_order: ['multisig_order_v2'],
+  nominator_pool: ['nominator_pool'],
+  vesting_wallet: ['vesting_wallet'],
 };
 
 export class Population {
@@ -108,6 +115,12 @@ export class Population {
     token.totalSupply += balance;
     wallets.set(master, wallet);
     return wallet;
+  }
+
+  /** An active basechain contract whose code hash (one per kind) is drawn from `rng`, not the population's. */
+  addContract(kind: AccountKind, id: Buffer, balance: bigint, rng: Rng): number {
+    if (!this.codeHashes.has(kind)) this.codeHashes.set(kind, rng.hash());
+    return this.add(kind, 0, id, 'active', balance);
   }
 
   private add(kind: AccountKind, workchain: -1 | 0, id: Buffer, status: AccountStatus, balance: bigint): number {

@@ -16,6 +16,11 @@ const walletTypes: Partial<Record<Account['kind'], string>> = {
   validator_wallet: 'wallet v3 r2',
 };
 
+/** The wallet contract an account runs (`wallet v4 r2`…), undefined for other contracts. */
+export function walletTypeOf(account: Account): string | undefined {
+  return walletTypes[account.kind];
+}
+
 export interface AccountSnapshot {
   readonly account: Account;
   /** account_state_hash: the state after its last transaction (a hash of its id before any). */

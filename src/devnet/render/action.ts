@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Action } from '../chain/model.js';
 import type { RenderContext } from './context.js';
 import type { Refs } from './refs.js';
@@ -38,7 +37,7 @@ export function renderAction(ctx: RenderContext, action: Action, refs: Refs, opt
   };
   if (trace.externalHash !== null) {
     rendered.trace_external_hash = trace.externalHash;
-    rendered.trace_external_hash_norm = createHash('sha256').update(trace.externalHash).digest('base64');
+    rendered.trace_external_hash_norm = ctx.normalizedHash(ctx.chain.tx(trace.txs[0]!).inMsg!);
   }
   if (options.includeAccounts) rendered.accounts = action.accounts.map((account) => ctx.raw(account));
   if (options.includeTransactions) rendered.transactions_full = txs.map((tx) => renderTransaction(ctx, tx, refs));

@@ -1,7 +1,9 @@
-import { Address } from '@ton/core';
+import { Address, type Cell } from '@ton/core';
 import type { Chain } from '../chain/chain.js';
 import { buildBody, type BodySpec } from '../chain/bodies.js';
 import type { Message } from '../chain/model.js';
+import { normalizedExternalHash } from './normalized-hash.js';
+import { stateInitCell, stateInitOf } from './state-init.js';
 
 export type Network = 'mainnet' | 'testnet';
 
@@ -14,6 +16,7 @@ export const ZERO_HASH = Buffer.alloc(32).toString('base64');
 export class RenderContext {
   private readonly friendly = new Map<number, string>();
   private readonly addresses = new Map<number, Address>();
+  private readonly stateInits = new Map<number, { boc: string; hash: string }>();
 
   constructor(
     readonly chain: Chain,
@@ -47,14 +50,42 @@ export class RenderContext {
   }
 
   body(msg: Message): { boc: string; hash: string } {
-    // Serialising a BoC is most of a page's cost; a message keeps its serialisation once asked
-    // (what that holds: docs/design.md §6).
-    msg.serialized ??= this.cell(msg.body);
+    // Serialising a BoC is most of a page's cost; a message keeps its serialisation once asked, and
+    // an external one its hash_norm, made from the same cell (what that holds: docs/design.md §6).
+    if (msg.serialized === undefined) {
+      const cell = this.bodyCell(msg.body);
+      msg.serialized = serialized(cell);
+      if (msg.source === null && msg.destination !== null) msg.normalizedHash = normalizedExternalHash(this.address(msg.destination), cell);
+    }
     return msg.serialized;
   }
 
   cell(spec: BodySpec): { boc: string; hash: string } {
-    const cell = buildBody(spec, (account) => this.address(account));
-    return { boc: cell.toBoc({ idx: false, crc32: true }).toString('base64'), hash: cell.hash().toString('base64') };
+    return serialized(this.bodyCell(spec));
   }
+
+  /** `hash_norm` of an external inbound message. */
+  normalizedHash(msg: Message): string {
+    this.body(msg);
+    if (msg.normalizedHash === undefined) throw new Error('only external inbound messages have a normalized hash');
+    return msg.normalizedHash;
+  }
+
+  /** The StateInit an account is deployed with (see ./state-init.ts). */
+  stateInit(account: number): { boc: string; hash: string } {
+    let init = this.stateInits.get(account);
+    if (init === undefined) {
+      init = serialized(stateInitCell(stateInitOf(this, account)));
+      this.stateInits.set(account, init);
+    }
+    return init;
+  }
+
+  private bodyCell(spec: BodySpec): Cell {
+    return buildBody(spec, (account) => this.address(account));
+  }
+}
+
+function serialized(cell: Cell): { boc: string; hash: string } {
+  return { boc: cell.toBoc({ idx: false, crc32: true }).toString('base64'), hash: cell.hash().toString('base64') };
 }

@@ -3,7 +3,7 @@ import type { Message } from '../chain/model.js';
 import type { RenderContext } from './context.js';
 import type { Refs } from './refs.js';
 
-const decodedOpcodeNames: Partial<Record<BodySpec['kind'], string>> = {
+export const decodedOpcodeNames: Partial<Record<BodySpec['kind'], string>> = {
   text: 'text_comment',
   jetton_transfer: 'jetton_transfer',
   jetton_internal_transfer: 'jetton_internal_transfer',
@@ -52,13 +52,32 @@ export function renderMessage(ctx: RenderContext, msg: Message, refs: Refs, txIn
       body: body.boc,
       decoded: decodedBody(msg.body),
     },
-    init_state: null,
+    init_state: initState(ctx, msg),
   };
+  if (external) rendered.hash_norm = ctx.normalizedHash(msg);
   if (txIndexed !== undefined) {
     rendered.in_msg_tx_hash = msg.inTx >= 0 && txIndexed(msg.inTx) ? ctx.chain.tx(msg.inTx).hash : null;
     rendered.out_msg_tx_hash = msg.outTx >= 0 && txIndexed(msg.outTx) ? ctx.chain.tx(msg.outTx).hash : null;
   }
   return rendered;
+}
+
+function initState(ctx: RenderContext, msg: Message): Record<string, unknown> | null {
+  const account = stateInitCarrier(ctx, msg);
+  if (account === null) return null;
+  const init = ctx.stateInit(account);
+  return { hash: init.hash, body: init.boc, decoded: null };
+}
+
+/**
+ * The account whose StateInit a message carries, or null: a jetton wallet sends every internal
+ * transfer with the receiving wallet's (deploying it if new); a wallet's external message carries the
+ * wallet's own while it is not yet deployed.
+ */
+export function stateInitCarrier(ctx: RenderContext, msg: Message): number | null {
+  if (msg.destination === null) return null;
+  const deploysWallet = msg.source === null && msg.inTx >= 0 && ctx.chain.tx(msg.inTx).origStatus !== 'active';
+  return msg.body.kind === 'jetton_internal_transfer' || deploysWallet ? msg.destination : null;
 }
 
 /** What the indexer's decoder says of a body: text comments and empty cells, as in the mainnet examples. */

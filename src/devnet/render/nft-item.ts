@@ -26,7 +26,7 @@ export function renderNftItem(ctx: RenderContext, item: number, refs: Refs): Rec
   };
 }
 
-function renderCollection(ctx: RenderContext): Record<string, unknown> {
+export function renderCollection(ctx: RenderContext): Record<string, unknown> {
   const population = ctx.chain.population;
   const s = accountSnapshot(ctx, population.collection);
   return {

@@ -20,7 +20,9 @@ import {
 import { buildBody } from '../chain/bodies.js';
 import type { AccountStatus, Message, Transaction } from '../chain/model.js';
 import type { RenderContext } from './context.js';
-import { gasLimitOf, genesisStateHash, GAS_PRICE } from './transaction.js';
+import { creditFirstOf, EXTERNAL_GAS_CREDIT, gasLimitOf, genesisStateHash, GAS_PRICE } from './transaction.js';
+import { stateInitCarrier } from './message.js';
+import { stateInitOf } from './state-init.js';
 
 /** Out messages as the transaction's dictionary holds them (@ton/core does not export its own). */
 const MESSAGE_VALUE: DictionaryValue<CoreMessage> = {
@@ -65,7 +67,9 @@ export function transactionCell(ctx: RenderContext, tx: Transaction): Cell {
 }
 
 function messageOf(ctx: RenderContext, msg: Message): CoreMessage {
-  return { info: messageInfo(ctx, msg), body: buildBody(msg.body, (account) => ctx.address(account)) };
+  const carrier = stateInitCarrier(ctx, msg);
+  const init = carrier === null ? null : stateInitOf(ctx, carrier);
+  return { info: messageInfo(ctx, msg), init, body: buildBody(msg.body, (account) => ctx.address(account)) };
 }
 
 function messageInfo(ctx: RenderContext, msg: Message): CommonMessageInfo {
@@ -99,7 +103,7 @@ function description(tx: Transaction): TransactionDescription {
   const bounced = tx.outMsgs[0];
   return {
     type: 'generic',
-    creditFirst: inbound === null ? false : !inbound.bounce,
+    creditFirst: creditFirstOf(tx),
     storagePhase,
     creditPhase: inbound === null ? undefined : { credit: { coins: inbound.value } },
     computePhase,
@@ -123,6 +127,7 @@ function computeOf(tx: Transaction): TransactionComputePhase {
     gasFees: BigInt(compute.gasUsed) * GAS_PRICE,
     gasUsed: BigInt(compute.gasUsed),
     gasLimit: gasLimitOf(tx, compute.gasUsed),
+    gasCredit: tx.inMsg !== null && tx.inMsg.source === null ? BigInt(EXTERNAL_GAS_CREDIT) : undefined,
     mode: 0,
     exitCode: compute.exitCode,
     vmSteps: compute.vmSteps,

@@ -7,6 +7,14 @@ import type { Refs } from './refs.js';
 /** Gas price of the devnet's fees, nanotons per gas unit. */
 export const GAS_PRICE = 400n;
 const MAX_GAS_LIMIT = 1_000_000n;
+/** Gas an external message may use before the contract accepts it (config param 20 `gas_credit` on mainnet). */
+export const EXTERNAL_GAS_CREDIT = 10_000;
+
+/** Credit before storage: a non-bounceable inbound message, or an external one (it brings no value, nothing to bounce). */
+export function creditFirstOf(tx: Transaction): boolean {
+  if (tx.inMsg === null) return false;
+  return tx.inMsg.source === null || !tx.inMsg.bounce;
+}
 
 /** `gas_limit` of a computed transaction: what its inbound value buys, capped; 0 without an internal inbound message. */
 export function gasLimitOf(tx: Transaction, gasUsed: number): bigint {
@@ -52,11 +60,12 @@ export function renderTransaction(ctx: RenderContext, tx: Transaction, refs: Ref
 function renderDescription(tx: Transaction): Record<string, unknown> {
   const compute = tx.compute;
   const inbound = tx.inMsg !== null && tx.inMsg.source !== null ? tx.inMsg : null;
+  const external = tx.inMsg !== null && tx.inMsg.source === null;
   const description: Record<string, unknown> = {
     type: tx.type,
     aborted: tx.aborted,
     destroyed: false,
-    credit_first: inbound === null ? false : !inbound.bounce,
+    credit_first: creditFirstOf(tx),
   };
   if (tx.type === 'tick_tock') description.is_tock = tx.isTock;
   description.storage_ph = { storage_fees_collected: '0', status_change: 'unchanged' };
@@ -73,6 +82,7 @@ function renderDescription(tx: Transaction): Record<string, unknown> {
       gas_fees: gasFees.toString(),
       gas_used: String(compute.gasUsed),
       gas_limit: String(gasLimitOf(tx, compute.gasUsed)),
+      ...(external ? { gas_credit: String(EXTERNAL_GAS_CREDIT) } : {}),
       mode: 0,
       exit_code: compute.exitCode,
       vm_steps: compute.vmSteps,

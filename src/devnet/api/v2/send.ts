@@ -4,13 +4,14 @@
  * private keys, so the signature is not checked); a plain transfer goes into the chain's next block. POST /estimateFee: the fees such a message costs,
  * with mainnet's basechain prices.
  */
-import { beginCell, Cell, loadMessage, loadMessageRelaxed, storeMessage, type Address, type Message as CoreMessage, type MessageRelaxed } from '@ton/core';
+import { Cell, loadMessage, loadMessageRelaxed, type Address, type Message as CoreMessage, type MessageRelaxed } from '@ton/core';
 import type { BodySpec } from '../../chain/bodies.js';
 import type { Handler } from '../../http/types.js';
 import type { QueryParams } from '../../http/query-params.js';
 import type { Account } from '../../chain/model.js';
 import { ApiError } from '../../http/api-error.js';
 import { GAS_PRICE } from '../../render/transaction.js';
+import { normalizedExternalHash } from '../../render/normalized-hash.js';
 import type { DevnetApi } from '../context.js';
 import { headMcBlock } from './block-id.js';
 import { SUBWALLET_ID } from './contract-cells.js';
@@ -163,8 +164,7 @@ function checkWalletBody(api: DevnetApi, wallet: Account, body: Cell): void {
 /** TEP-467: the hash of the message as if sent from addr_none with no import fee, no init and the body in a ref. */
 function normalizedHash(message: CoreMessage): string {
   if (message.info.type !== 'external-in') throw new Error('not an external message');
-  const normal: CoreMessage = { info: { type: 'external-in', dest: message.info.dest, importFee: 0n }, body: message.body };
-  return beginCell().store(storeMessage(normal, { forceRef: true })).endCell().hash().toString('base64');
+  return normalizedExternalHash(message.info.dest, message.body);
 }
 
 /** lump + the bits and cells of the tree below the root, at the forwarding prices. */

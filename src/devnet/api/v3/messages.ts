@@ -94,7 +94,7 @@ function addressOrNull(api: DevnetApi, name: string, text: string | undefined): 
 }
 
 /** Hex (`0x…`) or signed 32-bit decimal. */
-function parseOpcode(text: string): number {
+export function parseOpcode(text: string): number {
   const value = /^0x[0-9a-f]{1,8}$/i.test(text) ? Number.parseInt(text.slice(2), 16) : /^-?\d+$/.test(text) ? Number(text) >>> 0 : NaN;
   if (Number.isNaN(value)) throw new ApiError(422, `failed to parse opcode: ${JSON.stringify(text)} is neither hex (0x…) nor a 32-bit integer`);
   return value;

@@ -45,16 +45,16 @@ export function transactionsHandlers(api: DevnetApi): Record<string, Handler> {
       if ((filter.shard !== undefined || filter.seqno !== undefined) && filter.workchain === undefined) {
         throw new ApiError(422, 'workchain is required when shard or seqno is given');
       }
-      return respond(api, req, queryTransactions(api, filter, pageParams(q)));
+      return respondWithTransactions(api, req, queryTransactions(api, filter, pageParams(q)));
     },
     transactionsByMasterchainBlock: (req) => {
       const seqno = req.query.int('seqno', { required: true });
-      return respond(api, req, queryTransactions(api, { mcSeqno: seqno }, pageParams(req.query)));
+      return respondWithTransactions(api, req, queryTransactions(api, { mcSeqno: seqno }, pageParams(req.query)));
     },
   };
 }
 
-function respond(api: DevnetApi, req: DevnetRequest, txs: readonly Transaction[]): Record<string, unknown> {
+export function respondWithTransactions(api: DevnetApi, req: DevnetRequest, txs: readonly Transaction[]): Record<string, unknown> {
   const refs = new Refs();
   const transactions = txs.map((tx) => renderTransaction(api.render, tx, refs));
   return enrich(api, req, { transactions }, refs, { addressBook: true, metadata: false });
