@@ -446,6 +446,22 @@ const cases: readonly Case[] = [
       `Cannot create the Parquet folder ${dir}/plain-file/pq: ENOTDIR: not a directory: point sink.path (or --out) at a folder chain-etl may create or write`,
   },
   {
+    name: 'an s3:// URL as --out (no folder named s3: created; the URL, which may carry credentials, not shown)',
+    args: () => ['sync', 'p.yaml', '--sink', 'parquet', '--out', 's3://AKIAEXAMPLE:secret@bucket/lake'],
+    warehouse: 'none',
+    exit: 2,
+    binary: true,
+    mustNotShow: 'secret',
+    message: () => '--out: object storage is not supported yet: use a local path, got s3://…',
+  },
+  {
+    name: 'a URL as sink.path (DuckDB over https)',
+    parts: () => ({ sink: '{ kind: duckdb, path: "https://example.com/w.duckdb" }' }),
+    warehouse: 'none',
+    exit: 2,
+    message: () => 'p.yaml:8:29: sink.path: object storage is not supported yet: use a local path, got https://…',
+  },
+  {
     name: 'DuckDB warehouse locked by another process (sync)',
     warehouse: 'duckdb',
     locked: true,
