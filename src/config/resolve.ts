@@ -117,7 +117,11 @@ function sink(file: PipelineFile['sink'], source: YamlSource, overrides: Pipelin
   if (!SINK_KINDS.includes(kind)) {
     throw new ConfigError(`--sink: ${describeProblem({ expected: oneOf(SINK_KINDS) }, kind)}`);
   }
-  const tuning = { retainSupersededMinutes: file.retain_superseded_minutes, waitForReadersSeconds: file.wait_for_readers_seconds };
+  const tuning = {
+    retainSupersededMinutes: file.retain_superseded_minutes,
+    compactAfterFiles: file.compact_after_files,
+    waitForReadersSeconds: file.wait_for_readers_seconds,
+  };
   if (overrides.out !== undefined) {
     if (overrides.out.trim() === '') throw new ConfigError(`--out: ${describeProblem({ expected: 'a path' }, overrides.out)}`);
     checkLocalSinkPath(overrides.out, '--out');

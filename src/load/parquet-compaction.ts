@@ -7,18 +7,27 @@ export interface FileMerge {
   readonly files: readonly ManifestFile[];
 }
 
+/** Which days `compactionPlan` merges. */
+export interface CompactionScope {
+  /** A day (an unpartitioned table: all its files) is merged when it holds more files than this. @default 1 */
+  readonly maxFiles?: number;
+  /** Merge each table's newest day too, which syncs still append to. @default false */
+  readonly newestDay?: boolean;
+}
+
 /**
  * The merges that leave one file per table and settled day: every day of a partitioned table but its
  * newest (the one syncs still append to) that has more than `maxFiles` files; an unpartitioned table's
  * files are one group. Days are merged whole, so a day never mixes merged and unmerged files.
  */
-export function compactionPlan(manifest: Manifest, tables: readonly AnyTable[], maxFiles = 1): FileMerge[] {
+export function compactionPlan(manifest: Manifest, tables: readonly AnyTable[], scope: CompactionScope = {}): FileMerge[] {
+  const { maxFiles = 1, newestDay = false } = scope;
   const merges: FileMerge[] = [];
   for (const table of tables) {
     const files = manifest.tables[table.name]?.files ?? [];
     const days = new Map<string, ManifestFile[]>();
     for (const file of files) days.set(file.date ?? '', [...(days.get(file.date ?? '') ?? []), file]);
-    const newest = table.partitionBy === undefined ? undefined : [...days.keys()].sort().at(-1);
+    const newest = table.partitionBy === undefined || newestDay ? undefined : [...days.keys()].sort().at(-1);
     for (const [day, group] of days) {
       if (day !== newest && group.length > maxFiles) merges.push({ table, files: group });
     }

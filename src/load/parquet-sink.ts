@@ -18,7 +18,7 @@ import { removeLeftovers } from './parquet-cleanup.js';
 import { damagedFiles, damagedFilesError, readManifestBesideData, type DamagedFile } from './parquet-integrity.js';
 import { lockWarehouse } from './parquet-lock.js';
 import { setAsideDamaged, type Refetch } from './parquet-set-aside.js';
-import { mergedFile, replaceFiles, type FileMerge } from './parquet-compaction.js';
+import { compactionPlan, mergedFile, replaceFiles, type CompactionScope, type FileMerge } from './parquet-compaction.js';
 import { TEMP_SUFFIX, castsOnWrite, dataFilePath, parquetSelectList } from './parquet-layout.js';
 import {
   PARQUET_TYPES,
@@ -311,12 +311,28 @@ export class ParquetSink implements Sink {
   }
 
   /**
+   * Merges the files of each settled day of a table (any day but its newest; see `compactionPlan`)
+   * into one file, one commit per table, so that a kill loses at most one table's work; readers keep
+   * the superseded files for the retention time like any rewrite. Returns the merges.
+   */
+  async compact(scope: CompactionScope = {}): Promise<FileMerge[]> {
+    const done: FileMerge[] = [];
+    for (const table of this.#fileTables()) {
+      const merges = compactionPlan(this.#current(), [table], scope);
+      if (merges.length === 0) continue;
+      await this.#mergeFiles(merges);
+      done.push(...merges);
+    }
+    return done;
+  }
+
+  /**
    * Rewrites each group of listed files (one table, one day) into one file holding exactly their rows,
    * in one commit that changes no row: compaction, and with one file per group the rewrite of a file
    * in this release's Parquet types. Marks the `upgraded` tables' entries as of PARQUET_TYPES. A
    * merged file whose row count differs from its sources' fails the commit.
    */
-  async mergeFiles(merges: readonly FileMerge[], upgraded: readonly string[] = []): Promise<void> {
+  async #mergeFiles(merges: readonly FileMerge[], upgraded: readonly string[] = []): Promise<void> {
     const manifest = this.#current();
     const generation = manifest.generation + 1;
     const tables = { ...manifest.tables };
@@ -348,7 +364,7 @@ export class ParquetSink implements Sink {
     const outdated = this.#fileTables().filter((table) => tables[table.name]?.parquetTypes !== PARQUET_TYPES);
     if (outdated.length === 0) return;
     const merges = outdated.filter(castsOnWrite).flatMap((table) => tables[table.name]!.files.map((file) => ({ table, files: [file] })));
-    await this.mergeFiles(merges, outdated.map((table) => table.name));
+    await this.#mergeFiles(merges, outdated.map((table) => table.name));
     if (merges.length > 0) {
       this.#options.logger?.info(
         { files: merges.length, tables: outdated.filter(castsOnWrite).map((table) => table.name) },

@@ -304,7 +304,7 @@ const cases: readonly Case[] = [
     args: () => ['synk', 'p.yaml'],
     warehouse: 'duckdb',
     exit: 2,
-    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, repair, query, sql, report, devnet, demo)',
+    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, repair, compact, query, sql, report, devnet, demo)',
   },
   {
     name: 'unknown flag',
@@ -460,6 +460,20 @@ const cases: readonly Case[] = [
     warehouse: 'none',
     exit: 2,
     message: () => 'p.yaml:8:29: sink.path: object storage is not supported yet: use a local path, got https://…',
+  },
+  {
+    name: 'compact on a DuckDB warehouse',
+    args: () => ['compact', 'p.yaml'],
+    warehouse: 'duckdb',
+    exit: 2,
+    message: () => `compact merges the files of a Parquet warehouse; ${DUCKDB} is a DuckDB warehouse, which has none: nothing to do`,
+  },
+  {
+    name: 'compact where no warehouse is (nothing created)',
+    args: () => ['compact', 'p.yaml', '--sink', 'parquet', '--out', 'nowhere'],
+    warehouse: 'none',
+    exit: 2,
+    message: () => 'no warehouse at nowhere: check sink.path (or --out); compact creates nothing',
   },
   {
     name: 'DuckDB warehouse locked by another process (sync)',
