@@ -118,7 +118,7 @@ const engines: readonly Engine[] = [
     usage: [
       'Tables of the S3 engine over each table folder (any S3-compatible endpoint; for a local copy use',
       "the file() table function with the same glob). The partition day is in the path, not in the files:",
-      'filter on the table\'s own UTC day or time column.',
+      'filter on block_date, the same UTC day, which every fact table holds.',
     ],
     quote: backtick,
     createTable: (table, columns) => {

@@ -36,7 +36,7 @@ describe('external-table DDL (docs/external-tables/)', () => {
       expect(trino).toContain(`CREATE TABLE hive.chain_etl."${table.name}" (`);
       expect(athena.includes(`LOCATION 's3://your-bucket/chain-etl/${table.name}/'\nTBLPROPERTIES`), table.name).toBe(table.partitionBy !== undefined);
     }
-    expect(trino).toContain(`"lt" BIGINT COMMENT`);
+    expect(trino).toContain(`"tx_lt" BIGINT COMMENT`);
     expect(trino).not.toMatch(/UBIGINT|UINT|HUGEINT|DOUBLE/);
   });
 });

@@ -6,20 +6,20 @@
 -- no MSCK REPAIR TABLE after a sync. TIMESTAMP columns hold UTC instants.
 
 CREATE EXTERNAL TABLE `transactions` (
-  `hash` STRING COMMENT 'Transaction hash (base64), the API form and the key.',
-  `hash_hex` STRING COMMENT 'The same hash in lower-case hex, as explorers print it.',
+  `tx_hash` STRING COMMENT 'Transaction hash (base64), the API form and the key.',
+  `tx_hash_hex` STRING COMMENT 'The same hash in lower-case hex, as explorers print it.',
   `account` STRING COMMENT 'Account the transaction ran on.',
-  `lt` BIGINT COMMENT 'Logical time of the transaction; unique per account, not across accounts.',
-  `now` TIMESTAMP COMMENT 'Block time of the transaction.',
-  `now_unix` BIGINT COMMENT 'Block time as unix seconds (the form of the API utime filters).',
+  `tx_lt` BIGINT COMMENT 'Logical time of the transaction; unique per account, not across accounts.',
+  `tx_time` TIMESTAMP COMMENT 'Block time of the transaction (epoch(tx_time) gives the unix seconds of the API utime filters).',
+  `block_date` DATE COMMENT 'UTC day of tx_time.',
   `mc_block_seqno` INT COMMENT 'Masterchain block that committed the transaction (null while not committed).',
   `block_workchain` INT COMMENT 'Workchain of the block holding the transaction.',
   `block_shard` STRING COMMENT 'Shard of that block as unsigned hex, e.g. 8000000000000000.',
   `block_seqno` INT COMMENT 'Seqno of that block in its shard.',
   `trace_id` STRING COMMENT 'Trace (tree of transactions caused by one external message) it belongs to.',
   `trace_external_hash` STRING COMMENT 'Hash of the external message that started the trace, when there is one.',
-  `prev_trans_hash` STRING COMMENT 'Hash of the account''s previous transaction (all zero bytes for the first).',
-  `prev_trans_lt` BIGINT COMMENT 'Logical time of the account''s previous transaction (0 for the first).',
+  `prev_tx_hash` STRING COMMENT 'Hash of the account''s previous transaction (all zero bytes for the first).',
+  `prev_tx_lt` BIGINT COMMENT 'Logical time of the account''s previous transaction (0 for the first).',
   `orig_status` STRING COMMENT 'Account status before: uninit, frozen, active or nonexist.',
   `end_status` STRING COMMENT 'Account status after: uninit, frozen, active or nonexist.',
   `total_fees` DECIMAL(38,0) COMMENT 'Total fees paid, nanoton.',
@@ -88,11 +88,12 @@ TBLPROPERTIES (
 );
 
 CREATE EXTERNAL TABLE `messages` (
-  `tx_hash` STRING COMMENT 'Transaction the message belongs to (joins transactions.hash).',
+  `tx_hash` STRING COMMENT 'Transaction the message belongs to (joins transactions.tx_hash).',
   `direction` STRING COMMENT 'in (the message the transaction received) or out (a message it sent).',
   `msg_hash` STRING COMMENT 'Message hash (base64).',
   `tx_lt` BIGINT COMMENT 'Logical time of the transaction.',
-  `tx_now` TIMESTAMP COMMENT 'Block time of the transaction.',
+  `tx_time` TIMESTAMP COMMENT 'Block time of the transaction.',
+  `block_date` DATE COMMENT 'UTC day of tx_time.',
   `trace_id` STRING COMMENT 'Trace of the transaction.',
   `source` STRING COMMENT 'Sender; null for an external inbound message.',
   `destination` STRING COMMENT 'Receiver; null for an external outbound message (log).',
@@ -101,7 +102,7 @@ CREATE EXTERNAL TABLE `messages` (
   `ihr_fee` DECIMAL(38,0) COMMENT 'Instant hypercube routing fee, nanoton.',
   `import_fee` DECIMAL(38,0) COMMENT 'Import fee of an external inbound message, nanoton.',
   `created_lt` BIGINT COMMENT 'Logical time the message was created at; null for external inbound messages.',
-  `created_at` TIMESTAMP COMMENT 'Time the message was created at; null for external inbound messages.',
+  `created_time` TIMESTAMP COMMENT 'Time the message was created at; null for external inbound messages.',
   `opcode` BIGINT COMMENT 'First 32 bits of the body as an unsigned integer (0 … 4294967295), e.g. 260734629 for 0x0f8a7ea5 (printf(''0x%08x'', opcode) prints the hex form); null when the body is shorter.',
   `decoded_opcode` STRING COMMENT 'Name the indexer gives the opcode, e.g. jetton_transfer, text_comment.',
   `bounce` BOOLEAN COMMENT 'Bounceable message.',
@@ -133,10 +134,11 @@ CREATE EXTERNAL TABLE `actions` (
   `success` BOOLEAN COMMENT 'Whether the action succeeded.',
   `start_lt` BIGINT COMMENT 'Logical time of its first transaction.',
   `end_lt` BIGINT COMMENT 'Logical time of its last transaction.',
-  `start_utime` TIMESTAMP COMMENT 'Time of its first transaction.',
-  `end_utime` TIMESTAMP COMMENT 'Time of its last transaction.',
+  `start_time` TIMESTAMP COMMENT 'Time of its first transaction.',
+  `end_time` TIMESTAMP COMMENT 'Time of its last transaction.',
   `trace_end_lt` BIGINT COMMENT 'Logical time at which the whole trace completed: the position the stream pages by.',
-  `trace_end_utime` TIMESTAMP COMMENT 'Time at which the whole trace completed.',
+  `trace_end_time` TIMESTAMP COMMENT 'Time at which the whole trace completed.',
+  `block_date` DATE COMMENT 'UTC day of trace_end_time.',
   `trace_mc_seqno_end` INT COMMENT 'Masterchain block in which the trace completed.',
   `trace_external_hash` STRING COMMENT 'Hash of the external message that started the trace.',
   `trace_external_hash_norm` STRING COMMENT 'Normalised hash of that external message.',
@@ -167,7 +169,8 @@ CREATE EXTERNAL TABLE `action_accounts` (
   `account` STRING COMMENT 'An account the action involves.',
   `trace_id` STRING COMMENT 'Trace of the action; rows are replaced per trace like actions.',
   `trace_end_lt` BIGINT COMMENT 'Logical time at which the trace completed.',
-  `trace_end_utime` TIMESTAMP COMMENT 'Time at which the trace completed.'
+  `trace_end_time` TIMESTAMP COMMENT 'Time at which the trace completed.',
+  `block_date` DATE COMMENT 'UTC day of trace_end_time.'
 )
 COMMENT 'One row per account an action involves (wallets, jetton wallets, masters, pools…): the way to find the actions of an account.'
 PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
@@ -183,10 +186,11 @@ TBLPROPERTIES (
 );
 
 CREATE EXTERNAL TABLE `jetton_transfers` (
-  `transaction_hash` STRING COMMENT 'Transaction of the sending jetton wallet that processed the transfer (the key).',
-  `transaction_lt` BIGINT COMMENT 'Logical time of that transaction.',
-  `transaction_now` TIMESTAMP COMMENT 'Block time of that transaction.',
-  `transaction_aborted` BOOLEAN COMMENT 'Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).',
+  `tx_hash` STRING COMMENT 'Transaction of the sending jetton wallet that processed the transfer (the key).',
+  `tx_lt` BIGINT COMMENT 'Logical time of that transaction.',
+  `tx_time` TIMESTAMP COMMENT 'Block time of that transaction.',
+  `block_date` DATE COMMENT 'UTC day of tx_time.',
+  `tx_aborted` BOOLEAN COMMENT 'Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).',
   `query_id` DECIMAL(20,0) COMMENT 'Query id the sender chose (u64).',
   `jetton_master` STRING COMMENT 'Jetton master (the token).',
   `source` STRING COMMENT 'Owner of the sending jetton wallet.',
@@ -216,9 +220,10 @@ TBLPROPERTIES (
 CREATE EXTERNAL TABLE `validator_events` (
   `tx_hash` STRING COMMENT 'Elector transaction that produced the event.',
   `type` STRING COMMENT 'stake_accepted, stake_rejected or stake_recovered (other values kept as sent).',
-  `stake_holder_address` STRING COMMENT 'Wallet or pool that staked or recovered.',
+  `stake_holder` STRING COMMENT 'Wallet or pool that staked or recovered.',
   `tx_lt` BIGINT COMMENT 'Logical time of the elector transaction.',
-  `utime` TIMESTAMP COMMENT 'Time of the elector transaction.',
+  `tx_time` TIMESTAMP COMMENT 'Time of the elector transaction.',
+  `block_date` DATE COMMENT 'UTC day of tx_time.',
   `validator_pubkey` STRING COMMENT 'Validator public key (hex), for stake events.',
   `adnl_addr` STRING COMMENT 'Validator ADNL address (hex), for stake events.',
   `election_id` BIGINT COMMENT 'Election id (the unix time the validation round starts).',

@@ -4,23 +4,23 @@
 -- engine that lists the folders also sees files the manifest does not list.
 -- Tables of the S3 engine over each table folder (any S3-compatible endpoint; for a local copy use
 -- the file() table function with the same glob). The partition day is in the path, not in the files:
--- filter on the table's own UTC day or time column.
+-- filter on block_date, the same UTC day, which every fact table holds.
 
 CREATE TABLE `transactions` (
-  `hash` String COMMENT 'Transaction hash (base64), the API form and the key.',
-  `hash_hex` String COMMENT 'The same hash in lower-case hex, as explorers print it.',
+  `tx_hash` String COMMENT 'Transaction hash (base64), the API form and the key.',
+  `tx_hash_hex` String COMMENT 'The same hash in lower-case hex, as explorers print it.',
   `account` String COMMENT 'Account the transaction ran on.',
-  `lt` Int64 COMMENT 'Logical time of the transaction; unique per account, not across accounts.',
-  `now` DateTime64(6, 'UTC') COMMENT 'Block time of the transaction.',
-  `now_unix` Int64 COMMENT 'Block time as unix seconds (the form of the API utime filters).',
+  `tx_lt` Int64 COMMENT 'Logical time of the transaction; unique per account, not across accounts.',
+  `tx_time` DateTime64(6, 'UTC') COMMENT 'Block time of the transaction (epoch(tx_time) gives the unix seconds of the API utime filters).',
+  `block_date` Date32 COMMENT 'UTC day of tx_time.',
   `mc_block_seqno` Nullable(Int32) COMMENT 'Masterchain block that committed the transaction (null while not committed).',
   `block_workchain` Nullable(Int32) COMMENT 'Workchain of the block holding the transaction.',
   `block_shard` Nullable(String) COMMENT 'Shard of that block as unsigned hex, e.g. 8000000000000000.',
   `block_seqno` Nullable(Int32) COMMENT 'Seqno of that block in its shard.',
   `trace_id` Nullable(String) COMMENT 'Trace (tree of transactions caused by one external message) it belongs to.',
   `trace_external_hash` Nullable(String) COMMENT 'Hash of the external message that started the trace, when there is one.',
-  `prev_trans_hash` String COMMENT 'Hash of the account''s previous transaction (all zero bytes for the first).',
-  `prev_trans_lt` Int64 COMMENT 'Logical time of the account''s previous transaction (0 for the first).',
+  `prev_tx_hash` String COMMENT 'Hash of the account''s previous transaction (all zero bytes for the first).',
+  `prev_tx_lt` Int64 COMMENT 'Logical time of the account''s previous transaction (0 for the first).',
   `orig_status` String COMMENT 'Account status before: uninit, frozen, active or nonexist.',
   `end_status` String COMMENT 'Account status after: uninit, frozen, active or nonexist.',
   `total_fees` Decimal(38, 0) COMMENT 'Total fees paid, nanoton.',
@@ -79,11 +79,12 @@ ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/transactions/**/*.pa
 COMMENT 'One row per transaction, with its description phases and the account state before and after it.';
 
 CREATE TABLE `messages` (
-  `tx_hash` String COMMENT 'Transaction the message belongs to (joins transactions.hash).',
+  `tx_hash` String COMMENT 'Transaction the message belongs to (joins transactions.tx_hash).',
   `direction` String COMMENT 'in (the message the transaction received) or out (a message it sent).',
   `msg_hash` String COMMENT 'Message hash (base64).',
   `tx_lt` Int64 COMMENT 'Logical time of the transaction.',
-  `tx_now` DateTime64(6, 'UTC') COMMENT 'Block time of the transaction.',
+  `tx_time` DateTime64(6, 'UTC') COMMENT 'Block time of the transaction.',
+  `block_date` Date32 COMMENT 'UTC day of tx_time.',
   `trace_id` Nullable(String) COMMENT 'Trace of the transaction.',
   `source` Nullable(String) COMMENT 'Sender; null for an external inbound message.',
   `destination` Nullable(String) COMMENT 'Receiver; null for an external outbound message (log).',
@@ -92,7 +93,7 @@ CREATE TABLE `messages` (
   `ihr_fee` Nullable(Decimal(38, 0)) COMMENT 'Instant hypercube routing fee, nanoton.',
   `import_fee` Nullable(Decimal(38, 0)) COMMENT 'Import fee of an external inbound message, nanoton.',
   `created_lt` Nullable(Int64) COMMENT 'Logical time the message was created at; null for external inbound messages.',
-  `created_at` Nullable(DateTime64(6, 'UTC')) COMMENT 'Time the message was created at; null for external inbound messages.',
+  `created_time` Nullable(DateTime64(6, 'UTC')) COMMENT 'Time the message was created at; null for external inbound messages.',
   `opcode` Nullable(Int64) COMMENT 'First 32 bits of the body as an unsigned integer (0 … 4294967295), e.g. 260734629 for 0x0f8a7ea5 (printf(''0x%08x'', opcode) prints the hex form); null when the body is shorter.',
   `decoded_opcode` Nullable(String) COMMENT 'Name the indexer gives the opcode, e.g. jetton_transfer, text_comment.',
   `bounce` Nullable(Bool) COMMENT 'Bounceable message.',
@@ -114,10 +115,11 @@ CREATE TABLE `actions` (
   `success` Nullable(Bool) COMMENT 'Whether the action succeeded.',
   `start_lt` Int64 COMMENT 'Logical time of its first transaction.',
   `end_lt` Int64 COMMENT 'Logical time of its last transaction.',
-  `start_utime` DateTime64(6, 'UTC') COMMENT 'Time of its first transaction.',
-  `end_utime` DateTime64(6, 'UTC') COMMENT 'Time of its last transaction.',
+  `start_time` DateTime64(6, 'UTC') COMMENT 'Time of its first transaction.',
+  `end_time` DateTime64(6, 'UTC') COMMENT 'Time of its last transaction.',
   `trace_end_lt` Int64 COMMENT 'Logical time at which the whole trace completed: the position the stream pages by.',
-  `trace_end_utime` DateTime64(6, 'UTC') COMMENT 'Time at which the whole trace completed.',
+  `trace_end_time` DateTime64(6, 'UTC') COMMENT 'Time at which the whole trace completed.',
+  `block_date` Date32 COMMENT 'UTC day of trace_end_time.',
   `trace_mc_seqno_end` Int32 COMMENT 'Masterchain block in which the trace completed.',
   `trace_external_hash` Nullable(String) COMMENT 'Hash of the external message that started the trace.',
   `trace_external_hash_norm` Nullable(String) COMMENT 'Normalised hash of that external message.',
@@ -138,16 +140,18 @@ CREATE TABLE `action_accounts` (
   `account` String COMMENT 'An account the action involves.',
   `trace_id` String COMMENT 'Trace of the action; rows are replaced per trace like actions.',
   `trace_end_lt` Int64 COMMENT 'Logical time at which the trace completed.',
-  `trace_end_utime` DateTime64(6, 'UTC') COMMENT 'Time at which the trace completed.'
+  `trace_end_time` DateTime64(6, 'UTC') COMMENT 'Time at which the trace completed.',
+  `block_date` Date32 COMMENT 'UTC day of trace_end_time.'
 )
 ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/action_accounts/**/*.parquet', 'Parquet')
 COMMENT 'One row per account an action involves (wallets, jetton wallets, masters, pools…): the way to find the actions of an account.';
 
 CREATE TABLE `jetton_transfers` (
-  `transaction_hash` String COMMENT 'Transaction of the sending jetton wallet that processed the transfer (the key).',
-  `transaction_lt` Int64 COMMENT 'Logical time of that transaction.',
-  `transaction_now` DateTime64(6, 'UTC') COMMENT 'Block time of that transaction.',
-  `transaction_aborted` Nullable(Bool) COMMENT 'Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).',
+  `tx_hash` String COMMENT 'Transaction of the sending jetton wallet that processed the transfer (the key).',
+  `tx_lt` Int64 COMMENT 'Logical time of that transaction.',
+  `tx_time` DateTime64(6, 'UTC') COMMENT 'Block time of that transaction.',
+  `block_date` Date32 COMMENT 'UTC day of tx_time.',
+  `tx_aborted` Nullable(Bool) COMMENT 'Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).',
   `query_id` Decimal(20, 0) COMMENT 'Query id the sender chose (u64).',
   `jetton_master` Nullable(String) COMMENT 'Jetton master (the token).',
   `source` Nullable(String) COMMENT 'Owner of the sending jetton wallet.',
@@ -167,9 +171,10 @@ COMMENT 'One row per jetton transfer, keyed by the transaction of the sending je
 CREATE TABLE `validator_events` (
   `tx_hash` String COMMENT 'Elector transaction that produced the event.',
   `type` String COMMENT 'stake_accepted, stake_rejected or stake_recovered (other values kept as sent).',
-  `stake_holder_address` String COMMENT 'Wallet or pool that staked or recovered.',
+  `stake_holder` String COMMENT 'Wallet or pool that staked or recovered.',
   `tx_lt` Int64 COMMENT 'Logical time of the elector transaction.',
-  `utime` DateTime64(6, 'UTC') COMMENT 'Time of the elector transaction.',
+  `tx_time` DateTime64(6, 'UTC') COMMENT 'Time of the elector transaction.',
+  `block_date` Date32 COMMENT 'UTC day of tx_time.',
   `validator_pubkey` Nullable(String) COMMENT 'Validator public key (hex), for stake events.',
   `adnl_addr` Nullable(String) COMMENT 'Validator ADNL address (hex), for stake events.',
   `election_id` Nullable(Int64) COMMENT 'Election id (the unix time the validation round starts).',
