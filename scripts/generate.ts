@@ -2,7 +2,7 @@
  * `npm run generate`: writes every generated file the repository keeps (scripts/generated-files.ts)
  * whose content changed, and names each one it wrote.
  *
- *   npm run generate                 # schemas/, pipelines/OPTIONS.md, test/fixtures/golden/
+ *   npm run generate                 # schemas/, docs/external-tables/, pipelines/OPTIONS.md, test/fixtures/golden/
  *   npm run generate -- --check      # writes nothing; exits 1 naming every stale file
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

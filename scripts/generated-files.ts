@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { OPTIONS_FILE, optionsDocument } from '../src/config/describe.js';
 import { SCHEMAS_DIR, renderSchemaFiles } from '../src/streams/schema-files.js';
 import { goldenFiles } from '../test/streams/golden-cases.js';
+import { renderExternalTables } from './external-tables.js';
 
 export interface GeneratedFile {
   /** From the project root, with `/`. */
@@ -25,6 +26,9 @@ export function generatedFiles(root: string): GeneratedFile[] {
   files.push({ path: OPTIONS_FILE, source: 'the pipeline file schema (src/config/describe.ts)', content: optionsDocument() });
   for (const [path, content] of goldenFiles(root)) {
     files.push({ path, source: 'the example responses through their streams (test/streams/golden-cases.ts)', content });
+  }
+  for (const [path, content] of renderExternalTables()) {
+    files.push({ path, source: 'the table definitions (scripts/external-tables.ts)', content });
   }
   return files;
 }

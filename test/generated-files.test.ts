@@ -11,10 +11,12 @@ test('every generated file in the repository is what it is generated from (else:
   expect(staleFiles(PROJECT_ROOT, files)).toEqual([]);
 });
 
-test('the generated files are schemas/, pipelines/OPTIONS.md and every file of test/fixtures/golden (none left over)', () => {
+test('the generated files are schemas/, docs/external-tables/, pipelines/OPTIONS.md and every file of test/fixtures/golden (none left over)', () => {
   const golden = readdirSync(join(PROJECT_ROOT, 'test/fixtures/golden')).map((name) => `test/fixtures/golden/${name}`);
+  const external = readdirSync(join(PROJECT_ROOT, 'docs/external-tables')).map((name) => `docs/external-tables/${name}`);
+  expect(external.sort()).toEqual(['athena.sql', 'clickhouse.sql', 'spark.sql', 'trino.sql'].map((name) => `docs/external-tables/${name}`));
   expect(files.map((file) => file.path).sort()).toEqual(
-    ['schemas/warehouse.sql', 'schemas/DATA_DICTIONARY.md', 'pipelines/OPTIONS.md', ...golden].sort(),
+    ['schemas/warehouse.sql', 'schemas/DATA_DICTIONARY.md', 'pipelines/OPTIONS.md', ...external, ...golden].sort(),
   );
 });
 

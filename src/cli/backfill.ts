@@ -4,6 +4,7 @@ import { planBackfill, type Plan, type PlanContext } from '../run/plan.js';
 import { printDryRun } from './dry-run.js';
 import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
+import { compactIfDue } from './compact.js';
 import { reportRun } from './run-summary.js';
 import { interruptSignal } from './signals.js';
 import { checkRange, parseChainPoint } from './chain-point.js';
@@ -37,6 +38,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     if (args['dry-run']) return printDryRun(session, 'backfill', plan, interrupt);
     try {
       const summary = await executeRun(session, 'backfill', plan, interrupt.signal, args.strict);
+      await compactIfDue(session.sink, session.pipeline.sink, logger);
       reportRun(logger, 'backfill', summary);
     } finally {
       await session.close();

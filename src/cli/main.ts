@@ -5,6 +5,7 @@ import { syncCommand } from './sync.js';
 import { backfillCommand } from './backfill.js';
 import { statusCommand } from './status.js';
 import { repairCommand } from './repair.js';
+import { compactCommand } from './compact.js';
 import { demoCommand } from './demo.js';
 import { queryCommand } from './query.js';
 import { sqlCommand } from './sql.js';
@@ -15,7 +16,7 @@ import { ConfigError, EtlError } from '../core/errors.js';
 import { withSecretScope } from '../core/secret-scope.js';
 import { unknownName } from '../options/suggest.js';
 
-const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, repairCommand, migrateCommand, queryCommand, sqlCommand, reportCommand, datasetsCommand, devnetCommand, demoCommand] as CommandModule[];
+const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, repairCommand, migrateCommand, compactCommand, queryCommand, sqlCommand, reportCommand, datasetsCommand, devnetCommand, demoCommand] as CommandModule[];
 /** `sync`, `backfill`, …: the first word of each command's usage. */
 const COMMANDS = COMMAND_MODULES.map((module) => String(module.command).split(' ')[0] ?? '');
 

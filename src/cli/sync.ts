@@ -7,6 +7,7 @@ import { openSession } from './session.js';
 import { executeRun } from './execute-run.js';
 import { reportRun } from './run-summary.js';
 import { follow } from './follow.js';
+import { compactIfDue } from './compact.js';
 import { interruptSignal } from './signals.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
@@ -40,6 +41,7 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
     if (args['dry-run']) return printDryRun(session, 'sync', plan, interrupt);
     const sync = async (): Promise<void> => {
       const summary = await executeRun(session, 'sync', plan, interrupt.signal, args.strict);
+      await compactIfDue(session.sink, session.pipeline.sink, logger);
       reportRun(logger, 'sync', summary);
     };
     try {

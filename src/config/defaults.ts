@@ -15,6 +15,8 @@ export const DEFAULT_LAG_MC_BLOCKS = 2;
 export const DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS = 150;
 /** Minutes a superseded Parquet file stays on disk for readers still using an older manifest's file list. */
 export const DEFAULT_RETAIN_SUPERSEDED_MINUTES = 10;
+/** Files of one table and settled day above which a sync or backfill merges them into one (Parquet); 0: never. */
+export const DEFAULT_COMPACT_AFTER_FILES = 8;
 /** Seconds a run waits for the processes reading a DuckDB warehouse to close it before giving up (exit 3). */
 export const DEFAULT_WAIT_FOR_READERS_SECONDS = 30;
 

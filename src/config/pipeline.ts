@@ -35,6 +35,8 @@ export interface PipelineSettings {
     readonly path: string;
     /** Parquet: minutes a superseded file stays on disk after it leaves the manifest. */
     readonly retainSupersededMinutes: number;
+    /** Parquet: files of a table's settled day above which a sync or backfill merges them; 0 never. */
+    readonly compactAfterFiles: number;
     /** DuckDB: seconds a run waits for readers of the file to close it. */
     readonly waitForReadersSeconds: number;
   };

@@ -2,6 +2,7 @@ import { DEFAULT_BASE_URLS } from '../api/network.js';
 import { ConfigError } from '../core/errors.js';
 import { inTypeScriptNames } from '../core/stream.js';
 import { checkBaseUrl, keyInBaseUrl } from './base-url.js';
+import { checkLocalSinkPath } from './sink-path.js';
 import { defaultConcurrency, defaultRps } from './defaults.js';
 import { describeProblem } from '../options/expect.js';
 import { Pipeline, type PipelineStreams, type StartPoint } from './pipeline.js';
@@ -54,7 +55,7 @@ export function resolvePipeline(
       actionsOverlap: { mcBlocks: file.actions_overlap.mc_blocks },
       streams: streams(file.streams, streamNames),
       streamNames,
-      sink: sink(file.sink, overrides),
+      sink: sink(file.sink, source, overrides),
     },
     apiKey,
   );
@@ -111,16 +112,22 @@ function streams(file: PipelineFile['streams'], names: readonly StreamName[]): P
   return Object.fromEntries(names.map((name) => [name, inTypeScriptNames(file[name] ?? {})])) as PipelineStreams;
 }
 
-function sink(file: PipelineFile['sink'], overrides: PipelineOverrides): Pipeline['sink'] {
+function sink(file: PipelineFile['sink'], source: YamlSource, overrides: PipelineOverrides): Pipeline['sink'] {
   const kind = overrides.sink ?? file.kind;
   if (!SINK_KINDS.includes(kind)) {
     throw new ConfigError(`--sink: ${describeProblem({ expected: oneOf(SINK_KINDS) }, kind)}`);
   }
-  const tuning = { retainSupersededMinutes: file.retain_superseded_minutes, waitForReadersSeconds: file.wait_for_readers_seconds };
+  const tuning = {
+    retainSupersededMinutes: file.retain_superseded_minutes,
+    compactAfterFiles: file.compact_after_files,
+    waitForReadersSeconds: file.wait_for_readers_seconds,
+  };
   if (overrides.out !== undefined) {
     if (overrides.out.trim() === '') throw new ConfigError(`--out: ${describeProblem({ expected: 'a path' }, overrides.out)}`);
+    checkLocalSinkPath(overrides.out, '--out');
     return { kind, path: overrides.out, ...tuning };
   }
+  checkLocalSinkPath(file.path, `${source.where(['sink', 'path'])}: sink.path`);
   return { kind, path: kind === file.kind ? file.path : pathFor(kind, file.path), ...tuning };
 }
 

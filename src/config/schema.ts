@@ -3,6 +3,7 @@ import { NETWORKS } from '../api/network.js';
 import { checkBaseUrl } from './base-url.js';
 import {
   DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS,
+  DEFAULT_COMPACT_AFTER_FILES,
   DEFAULT_LABELS,
   DEFAULT_LAG_MC_BLOCKS,
   DEFAULT_MAX_RESPONSE_MB,
@@ -170,6 +171,13 @@ export const pipelineFileSchema = closedMap(
           .meta({
             description:
               'Parquet: minutes a file replaced by a rewrite stays on disk after it leaves the manifest, so a reader still using an older file list can finish; a later commit deletes it.',
+            typeLabel: 'integer ≥ 0',
+          }),
+        compact_after_files: wholeNumber(0, 'a number of files, an integer ≥ 0')
+          .default(DEFAULT_COMPACT_AFTER_FILES)
+          .meta({
+            description:
+              'Parquet: when a settled day (any but the newest) of a table holds more files than this, a sync or backfill merges them into one at its end, as chain-etl compact does; 0 leaves it to chain-etl compact.',
             typeLabel: 'integer ≥ 0',
           }),
         wait_for_readers_seconds: wholeNumber(0, 'seconds, an integer ≥ 0')

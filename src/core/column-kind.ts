@@ -11,8 +11,13 @@ export interface ColumnKind<T> {
   readonly kind: string;
   /** DuckDB type used in DDL, e.g. `DECIMAL(38,0)`. */
   readonly sqlType: string;
-  /** How DuckDB stores the column in Parquet (physical type and annotation). */
+  /** How the column is stored in Parquet (physical type and annotation). */
   readonly parquetType: string;
+  /**
+   * DuckDB type the column is cast to when written to Parquet, where it differs from `sqlType`:
+   * Parquet gets no unsigned type, which several engines read badly or not at all.
+   */
+  readonly parquetSqlType: string;
   /** What every value of this kind means, for the data dictionary. */
   readonly kindDoc: string;
   /** What this column means; set with `.doc()`. */
@@ -44,6 +49,8 @@ export interface KindSpec<T> {
   readonly kind: string;
   readonly sqlType: string;
   readonly parquetType: string;
+  /** @default sqlType */
+  readonly parquetSqlType?: string;
   readonly kindDoc: string;
   /** Names what was expected, for messages: "an amount (integer, |v| < 10^38)". */
   readonly expected: string;
@@ -63,6 +70,7 @@ export function makeKind<T>(spec: KindSpec<T>, description = ''): ColumnKind<T> 
     kind: spec.kind,
     sqlType: spec.sqlType,
     parquetType: spec.parquetType,
+    parquetSqlType: spec.parquetSqlType ?? spec.sqlType,
     kindDoc: spec.kindDoc,
     description,
     isNullable: false,

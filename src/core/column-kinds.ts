@@ -80,6 +80,15 @@ function readBigint(kind: string) {
   };
 }
 
+/** An integer read back as bigint or as a DECIMAL of scale 0 (how Parquet holds amounts and uint64). */
+function readExactInteger(kind: string) {
+  return (value: DuckDBValue): bigint => {
+    if (value instanceof DuckDBDecimalValue && value.scale === 0) return value.value;
+    if (typeof value !== 'bigint') throw readFailure(kind, value);
+    return value;
+  };
+}
+
 function isText(value: unknown): value is string {
   return typeof value === 'string' && isWellFormedText(value);
 }
@@ -155,17 +164,40 @@ export const int64: ColumnKind<bigint> = makeKind({
   read: readBigint('int64'),
 });
 
-/** Unsigned 64-bit integers as bigint: logical times (lt), query ids. */
+/**
+ * Logical times (lt) as bigint. UBIGINT in DuckDB, signed INT64 in Parquet (an unsigned type there is
+ * read badly or not at all by Spark, Trino/Athena and BigQuery), so an lt must be below 2^63 in every
+ * warehouse: a larger one is a reject with this kind's reason, never a wrapped value. Real lt are
+ * below 2^47.
+ */
+export const logicalTime: ColumnKind<bigint> = makeKind({
+  kind: 'logicalTime',
+  sqlType: 'UBIGINT',
+  parquetType: 'INT64 (INT_64)',
+  parquetSqlType: 'BIGINT',
+  kindDoc: 'Logical time (lt), exact; below 2^63, so that Parquet stores it as a signed 64-bit integer.',
+  expected: 'a logical time from 0 to 2^63-1',
+  is: (v): v is bigint => typeof v === 'bigint' && v >= 0n && v <= INT64_MAX,
+  fromWire: wireInteger,
+  append: (a, v) => a.appendUBigInt(v),
+  read: readBigint('logicalTime'),
+});
+
+/**
+ * Unsigned 64-bit integers as bigint (query ids, validator weights): UBIGINT in DuckDB, DECIMAL(20,0)
+ * in Parquet, which holds the whole range without an unsigned type.
+ */
 export const uint64: ColumnKind<bigint> = makeKind({
   kind: 'uint64',
   sqlType: 'UBIGINT',
-  parquetType: 'INT64 (UINT_64)',
-  kindDoc: 'Unsigned 64-bit integer, exact (logical times, query ids).',
+  parquetType: 'FIXED_LEN_BYTE_ARRAY(16) (DECIMAL(20,0))',
+  parquetSqlType: 'DECIMAL(20,0)',
+  kindDoc: 'Unsigned 64-bit integer, exact (query ids, validator weights).',
   expected: 'a bigint from 0 to 2^64-1',
   is: (v): v is bigint => typeof v === 'bigint' && v >= 0n && v <= UINT64_MAX,
   fromWire: wireInteger,
   append: (a, v) => a.appendUBigInt(v),
-  read: readBigint('uint64'),
+  read: readExactInteger('uint64'),
 });
 
 /**
@@ -183,11 +215,7 @@ export const amount: ColumnKind<bigint> = makeKind({
   // A HUGEINT appended to a DECIMAL(38,0) column is cast at scale 0 (out-of-range values fail), without
   // the DuckDBValue that appendDecimal builds per value.
   append: (a, v) => a.appendHugeInt(v),
-  read: (v) => {
-    if (v instanceof DuckDBDecimalValue && v.scale === 0) return v.value;
-    if (typeof v === 'bigint') return v;
-    throw readFailure('amount', v);
-  },
+  read: readExactInteger('amount'),
 });
 
 /** Instants given as unix seconds (utime, now); stored as TIMESTAMPTZ. */
@@ -286,6 +314,7 @@ export const allKinds: readonly ColumnKind<unknown>[] = [
   bool,
   int32,
   int64,
+  logicalTime,
   uint64,
   amount,
   timestamptz,

@@ -63,7 +63,7 @@ export type RowOf<T> = T extends TableDef<infer C> ? RowOfColumns<C> : never;
 export type Row = Readonly<Record<string, unknown>>;
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-const CLUSTER_KINDS = new Set(['int32', 'int64', 'uint64']);
+const CLUSTER_KINDS = new Set(['int32', 'int64', 'logicalTime', 'uint64']);
 /** The Hive partition column Parquet readers add; a partitioned table cannot have its own. */
 export const PARTITION_COLUMN = 'date';
 
@@ -92,7 +92,7 @@ export function defineTable<const C extends Columns>(spec: TableSpec<C>): TableD
     const kind = spec.columns[spec.clusterBy];
     if (kind === undefined) fail(`clusterBy column ${spec.clusterBy} is not a column`);
     else if (!CLUSTER_KINDS.has(kind.kind) || kind.isNullable) {
-      fail(`clusterBy column ${spec.clusterBy} must be a non-null int32, int64 or uint64, got ${kind.kind}`);
+      fail(`clusterBy column ${spec.clusterBy} must be a non-null int32, int64, logicalTime or uint64, got ${kind.kind}`);
     }
   }
   if (spec.partitionBy !== undefined && isColumn(PARTITION_COLUMN)) {

@@ -16,6 +16,8 @@ export interface SinkSettings {
   readonly kind: SinkKind;
   readonly path: string;
   readonly retainSupersededMinutes: number;
+  /** Parquet: files of a table's settled day above which a sync or backfill merges them; 0 never. */
+  readonly compactAfterFiles: number;
   /** DuckDB: seconds a run waits for other processes reading the file to close it; 0 gives up at once. */
   readonly waitForReadersSeconds: number;
 }

@@ -1,4 +1,4 @@
-import { quotedString } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '@duckdb/node-api';
 import { PARTITION_COLUMN, type AnyTable } from '../core/table.js';
 
 /**
@@ -48,4 +48,22 @@ export function readParquetSql(table: AnyTable, files: readonly string[]): strin
     ? 'hive_partitioning = false'
     : `hive_partitioning = true, hive_types = {${quotedString(PARTITION_COLUMN)}: DATE}`;
   return `read_parquet(${list}, ${hive})`;
+}
+
+/**
+ * The select list that writes `table`'s columns as Parquet stores them: each column whose
+ * `parquetSqlType` differs from its DuckDB type is cast (UBIGINT lt to BIGINT, a value ≥ 2^63
+ * failing the commit rather than wrapping; uint64 to DECIMAL(20,0)).
+ */
+export function parquetSelectList(table: AnyTable): string {
+  return table.columnNames.map((name) => {
+    const kind = table.columns[name]!;
+    const column = quotedIdentifier(name);
+    return kind.parquetSqlType === kind.sqlType ? column : `CAST(${column} AS ${kind.parquetSqlType}) AS ${column}`;
+  }).join(', ');
+}
+
+/** Whether writing `table` to Parquet casts a column (its files of an earlier release may hold unsigned types). */
+export function castsOnWrite(table: AnyTable): boolean {
+  return table.columnNames.some((name) => table.columns[name]!.parquetSqlType !== table.columns[name]!.sqlType);
 }

@@ -6,6 +6,9 @@ import type { AnyTable } from '../core/table.js';
 import type { ColumnShape } from './column-diff.js';
 import { writeFileDurably } from './durable-fs.js';
 
+/** Revision of the Parquet column types this release writes: 2, no unsigned logical types. */
+export const PARQUET_TYPES = 2;
+
 /** File name of the manifest at the root of a Parquet warehouse. */
 export const MANIFEST_FILE = '_manifest.json';
 
@@ -53,6 +56,11 @@ const manifestSchema = z.object({
     z.object({
       columns: z.array(z.object({ name: z.string(), type: z.string(), nullable: z.boolean() })),
       files: z.array(manifestFile),
+      /**
+       * PARQUET_TYPES when every listed file holds the table's columns as `parquetSqlType` says;
+       * absent for files of releases that wrote lt and query ids as unsigned UINT_64.
+       */
+      parquetTypes: z.number().int().optional(),
     }),
   ),
   checkpoints: z.record(z.string(), z.object({ position: z.string(), updatedAt: z.number().int() })),
@@ -116,4 +124,9 @@ export function manifestColumns(table: AnyTable): ColumnShape[] {
     const kind = table.columns[name]!;
     return { name, type: kind.sqlType, nullable: kind.isNullable };
   });
+}
+
+/** The manifest entry of a table no file of which is written yet. */
+export function emptyTableEntry(table: AnyTable): Manifest['tables'][string] {
+  return { columns: manifestColumns(table), files: [], parquetTypes: PARQUET_TYPES };
 }

@@ -18,9 +18,12 @@ import { removeLeftovers } from './parquet-cleanup.js';
 import { damagedFiles, damagedFilesError, readManifestBesideData, type DamagedFile } from './parquet-integrity.js';
 import { lockWarehouse } from './parquet-lock.js';
 import { setAsideDamaged, type Refetch } from './parquet-set-aside.js';
-import { TEMP_SUFFIX, dataFilePath } from './parquet-layout.js';
+import { compactionPlan, mergedFile, replaceFiles, type CompactionScope, type FileMerge } from './parquet-compaction.js';
+import { TEMP_SUFFIX, castsOnWrite, dataFilePath, parquetSelectList } from './parquet-layout.js';
 import {
+  PARQUET_TYPES,
   emptyManifest,
+  emptyTableEntry,
   manifestColumns,
   readManifest,
   writeManifest,
@@ -136,7 +139,7 @@ export class ParquetSink implements Sink {
       const tablesEntry = { ...manifest.tables };
       for (const table of this.#fileTables()) {
         const known = tablesEntry[table.name];
-        if (known === undefined) tablesEntry[table.name] = { columns: manifestColumns(table), files: [] };
+        if (known === undefined) tablesEntry[table.name] = emptyTableEntry(table);
         else this.#checkDrift(table, known.columns);
       }
       const { foreign } = await removeLeftovers(this.#root, manifest, Object.keys(tablesEntry));
@@ -150,6 +153,7 @@ export class ParquetSink implements Sink {
       if (stored === undefined || Object.keys(tablesEntry).length !== Object.keys(manifest.tables).length) {
         await writeManifest(this.#root, this.#manifest);
       }
+      if (this.#damaged.length === 0) await this.#upgradeParquetTypes();
       await this.#writeViewsFile();
       for (const table of this.#fileTables()) {
         await this.#connection.run(
@@ -271,12 +275,12 @@ export class ParquetSink implements Sink {
       }
       for (const table of staged) {
         const name = table.table.name;
-        const entry = tables[name] ?? { columns: manifestColumns(table.table), files: [] };
+        const entry = tables[name] ?? emptyTableEntry(table.table);
         const hits = await this.#findHits(table, entry.files);
         const files: ManifestFile[] = entry.files.filter((file) => !hits.has(file.path));
         for (const hit of entry.files.filter((file) => hits.has(file.path))) {
           const path = dataFilePath(name, hit.date, generation, sequence);
-          const { rows, bytes } = await this.#copy(table, this.#rewriteQuery(table, hit), path, created);
+          const { rows, bytes } = await this.#copy(table.table, this.#rewriteQuery(table, hit), path, created);
           if (rows > 0) {
             files.push({ ...hit, path, rows, bytes });
             sequence += 1;
@@ -285,7 +289,7 @@ export class ParquetSink implements Sink {
         }
         for (const group of table.groups.values()) {
           const path = dataFilePath(name, group.date, generation, sequence++);
-          const { rows, bytes } = await this.#copy(table, this.#groupQuery(table, group), path, created);
+          const { rows, bytes } = await this.#copy(table.table, this.#groupQuery(table, group), path, created);
           files.push({
             path,
             ...(group.date === undefined ? {} : { date: group.date }),
@@ -294,20 +298,99 @@ export class ParquetSink implements Sink {
             ...(group.min === undefined ? {} : { clusterMin: String(group.min), clusterMax: String(group.max) }),
           });
         }
-        tables[name] = { columns: entry.columns, files };
+        tables[name] = { ...entry, files };
       }
-      await this.#syncFolders(created);
-      const retired = [...manifest.retired.filter((file) => !this.#expired(file, now)), ...superseded.map((path) => ({ path, retiredAt: now }))];
-      await this.#publish({ ...manifest, generation, tables, checkpoints, retired });
+      await this.#swap({ ...manifest, generation, tables, checkpoints }, superseded, created, now);
     } catch (err) {
-      if (this.#manifest?.generation !== generation) await Promise.all(created.map((path) => rm(path, { force: true })));
+      await this.#dropUnpublished(generation, created);
       throw err;
     } finally {
       await connection.run('ROLLBACK');
     }
-    // Expired files leave the manifest with this commit (or already did with an earlier one); deleting
-    // them after the swap means a crash in between leaves them listed as retired, deleted next time.
-    const expired = [...manifest.retired, ...superseded.map((path) => ({ path, retiredAt: now }))].filter((file) => this.#expired(file, now));
+    await this.#deleteExpired(manifest, superseded, now);
+  }
+
+  /**
+   * Merges the files of each settled day of a table (any day but its newest; see `compactionPlan`)
+   * into one file, one commit per table, so that a kill loses at most one table's work; readers keep
+   * the superseded files for the retention time like any rewrite. Returns the merges.
+   */
+  async compact(scope: CompactionScope = {}): Promise<FileMerge[]> {
+    const done: FileMerge[] = [];
+    for (const table of this.#fileTables()) {
+      const merges = compactionPlan(this.#current(), [table], scope);
+      if (merges.length === 0) continue;
+      await this.#mergeFiles(merges);
+      done.push(...merges);
+    }
+    return done;
+  }
+
+  /**
+   * Rewrites each group of listed files (one table, one day) into one file holding exactly their rows,
+   * in one commit that changes no row: compaction, and with one file per group the rewrite of a file
+   * in this release's Parquet types. Marks the `upgraded` tables' entries as of PARQUET_TYPES. A
+   * merged file whose row count differs from its sources' fails the commit.
+   */
+  async #mergeFiles(merges: readonly FileMerge[], upgraded: readonly string[] = []): Promise<void> {
+    const manifest = this.#current();
+    const generation = manifest.generation + 1;
+    const tables = { ...manifest.tables };
+    for (const name of upgraded) tables[name] = { ...tables[name]!, parquetTypes: PARQUET_TYPES };
+    const now = this.#now();
+    const created: string[] = [];
+    const superseded: string[] = [];
+    try {
+      for (const [sequence, { table, files }] of merges.entries()) {
+        const path = dataFilePath(table.name, files[0]!.date, generation, sequence);
+        const source = `SELECT ${identifierList(table.columnNames)} FROM ${this.#scan(files, { filename: false })}`;
+        const { rows, bytes } = await this.#copy(table, source, path, created);
+        const listed = files.reduce((sum, file) => sum + file.rows, 0);
+        if (rows !== listed) throw new FatalError(`Merging ${files.length} files of ${table.name} wrote ${rows} rows; the manifest lists ${listed}`);
+        tables[table.name] = { ...tables[table.name]!, files: replaceFiles(tables[table.name]!.files, files, mergedFile(path, files, bytes)) };
+        superseded.push(...files.map((file) => file.path));
+      }
+      await this.#swap({ ...manifest, generation, tables }, superseded, created, now);
+    } catch (err) {
+      await this.#dropUnpublished(generation, created);
+      throw err;
+    }
+    await this.#deleteExpired(manifest, superseded, now);
+  }
+
+  /** Rewrites the files of opened tables that an earlier release wrote with unsigned types (see PARQUET_TYPES), one by one. */
+  async #upgradeParquetTypes(): Promise<void> {
+    const { tables } = this.#current();
+    const outdated = this.#fileTables().filter((table) => tables[table.name]?.parquetTypes !== PARQUET_TYPES);
+    if (outdated.length === 0) return;
+    const merges = outdated.filter(castsOnWrite).flatMap((table) => tables[table.name]!.files.map((file) => ({ table, files: [file] })));
+    await this.#mergeFiles(merges, outdated.map((table) => table.name));
+    if (merges.length > 0) {
+      this.#options.logger?.info(
+        { files: merges.length, tables: outdated.filter(castsOnWrite).map((table) => table.name) },
+        'Parquet files of an earlier release rewritten without unsigned types (lt as INT64, uint64 as DECIMAL(20,0))',
+      );
+    }
+  }
+
+  /** Makes the files of `created` durable and publishes `next`, listing `superseded` as retired from `now`. */
+  async #swap(next: Manifest, superseded: readonly string[], created: readonly string[], now: number): Promise<void> {
+    await this.#syncFolders(created);
+    const retired = [...next.retired.filter((file) => !this.#expired(file, now)), ...superseded.map((path) => ({ path, retiredAt: now }))];
+    await this.#publish({ ...next, retired });
+  }
+
+  /** After a failed commit: deletes the files it wrote, unless its manifest was published after all. */
+  async #dropUnpublished(generation: number, created: readonly string[]): Promise<void> {
+    if (this.#manifest?.generation !== generation) await Promise.all(created.map((path) => rm(path, { force: true })));
+  }
+
+  /**
+   * Expired files leave the manifest with this commit (or already did with an earlier one); deleting
+   * them after the swap means a crash in between leaves them listed as retired, deleted next time.
+   */
+  async #deleteExpired(previous: Manifest, superseded: readonly string[], now: number): Promise<void> {
+    const expired = [...previous.retired, ...superseded.map((path) => ({ path, retiredAt: now }))].filter((file) => this.#expired(file, now));
     await Promise.all(expired.map((file) => rm(join(this.#root, file.path), { force: true })));
   }
 
@@ -403,9 +486,10 @@ export class ParquetSink implements Sink {
     return hits;
   }
 
-  #scan(files: readonly ManifestFile[]): string {
+  /** `read_parquet` over listed files, without the partition column; with a `filename` column when asked. @default filename true */
+  #scan(files: readonly ManifestFile[], { filename = true } = {}): string {
     const list = files.map((file) => quotedString(join(this.#root, file.path))).join(', ');
-    return `read_parquet([${list}], filename = true, hive_partitioning = false)`;
+    return `read_parquet([${list}], filename = ${filename}, hive_partitioning = false)`;
   }
 
   /** The rows of `file` that this commit does not supersede. */
@@ -428,15 +512,14 @@ export class ParquetSink implements Sink {
   }
 
   /** Writes the query's rows, sorted, to `path` (temp name, fsync, rename); returns the row count and file size. */
-  async #copy(staged: StagedChange, query: string, path: string, created: string[]): Promise<{ rows: number; bytes: number }> {
-    const { table } = staged;
+  async #copy(table: AnyTable, query: string, path: string, created: string[]): Promise<{ rows: number; bytes: number }> {
     const order = identifierList([...(table.clusterBy === undefined ? [] : [table.clusterBy]), ...table.primaryKey]);
     const final = join(this.#root, path);
     const partial = `${final}${TEMP_SUFFIX}`;
     await mkdir(dirname(final), { recursive: true });
     created.push(partial, final);
     const result = await this.#db().run(
-      `COPY (${query} ORDER BY ${order}) TO ${quotedString(partial)} ` +
+      `COPY (SELECT ${parquetSelectList(table)} FROM (${query}) ORDER BY ${order}) TO ${quotedString(partial)} ` +
         `(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${this.#options.rowGroupSize ?? 122_880})`,
     );
     if (result.rowsChanged === 0) {

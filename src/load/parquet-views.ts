@@ -23,7 +23,7 @@ export function manifestViewsSql(root: string, manifest: Manifest, tables: reado
 
 /** A typed relation with the table's columns and no rows (read_parquet refuses an empty list). */
 function emptySelect(table: AnyTable): string {
-  const columns = table.columnNames.map((name) => `CAST(NULL AS ${table.columns[name]!.sqlType}) AS ${quotedIdentifier(name)}`);
+  const columns = table.columnNames.map((name) => `CAST(NULL AS ${table.columns[name]!.parquetSqlType}) AS ${quotedIdentifier(name)}`);
   if (table.partitionBy !== undefined) columns.push(`CAST(NULL AS DATE) AS ${quotedIdentifier(PARTITION_COLUMN)}`);
   return `SELECT ${columns.join(', ')} WHERE false`;
 }

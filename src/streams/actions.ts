@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { ltPage } from '../api/v3.js';
 import { finality, looseObject } from '../api/wire.js';
-import { amount, bool, date, hash, int32, json, rawAddress, text, textList, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, bool, date, hash, int32, json, logicalTime, rawAddress, text, textList, timestamptz } from '../core/column-kinds.js';
 import { exactJson } from '../core/exact-json.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
@@ -130,11 +130,11 @@ export const actionsTable = defineTable({
     trace_id: hash.doc('Trace the action was found in; the unit of replacement.'),
     type: text.doc('Action type, e.g. ton_transfer, jetton_transfer, jetton_swap; new types load as they come.'),
     success: bool.nullable().doc('Whether the action succeeded.'),
-    start_lt: uint64.doc('Logical time of its first transaction.'),
-    end_lt: uint64.doc('Logical time of its last transaction.'),
+    start_lt: logicalTime.doc('Logical time of its first transaction.'),
+    end_lt: logicalTime.doc('Logical time of its last transaction.'),
     start_time: timestamptz.doc('Time of its first transaction.'),
     end_time: timestamptz.doc('Time of its last transaction.'),
-    trace_end_lt: uint64.doc('Logical time at which the whole trace completed: the position the stream pages by.'),
+    trace_end_lt: logicalTime.doc('Logical time at which the whole trace completed: the position the stream pages by.'),
     trace_end_time: timestamptz.doc('Time at which the whole trace completed.'),
     block_date: date.doc('UTC day of trace_end_time.'),
     trace_mc_seqno_end: int32.doc('Masterchain block in which the trace completed.'),
@@ -170,7 +170,7 @@ export const actionAccountsTable = defineTable({
     action_id: hash.doc('The action (joins actions.action_id).'),
     account: rawAddress.doc('An account the action involves.'),
     trace_id: hash.doc('Trace of the action; rows are replaced per trace like actions.'),
-    trace_end_lt: uint64.doc('Logical time at which the trace completed.'),
+    trace_end_lt: logicalTime.doc('Logical time at which the trace completed.'),
     trace_end_time: timestamptz.doc('Time at which the trace completed.'),
     block_date: date.doc('UTC day of trace_end_time.'),
   },

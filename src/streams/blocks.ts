@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { utimePage } from '../api/v3.js';
 import { looseObject } from '../api/wire.js';
-import { bool, date, hash, int32, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { bool, date, hash, int32, logicalTime, text, timestamptz } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -61,8 +61,8 @@ export const blocksTable = defineTable({
     file_hash: hash.doc('File hash of the block.'),
     block_time: timestamptz.doc('Time the block was generated (gen_utime).'),
     block_date: date.doc('UTC day of block_time.'),
-    start_lt: uint64.doc('Logical time the block starts at.'),
-    end_lt: uint64.doc('Logical time the block ends at.'),
+    start_lt: logicalTime.doc('Logical time the block starts at.'),
+    end_lt: logicalTime.doc('Logical time the block ends at.'),
     tx_count: int32.nullable().doc('Transactions in the block.'),
     mc_block_seqno: int32.nullable().doc('Masterchain block that references (commits) the block; a masterchain block names itself.'),
     key_block: bool.nullable().doc('Whether the block is a key block (it changes the configuration or the validator set).'),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ltPage } from '../api/v3.js';
 import { looseObject, nullableString } from '../api/wire.js';
-import { amount, bool, date, hash, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, bool, date, hash, logicalTime, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -36,7 +36,7 @@ export const jettonBurnsTable = defineTable({
   doc: 'One row per jetton burn, keyed by the transaction of the burning jetton wallet, aborted burns included. Amounts are raw jetton units (not scaled by decimals).',
   columns: {
     tx_hash: hash.doc('Transaction of the jetton wallet that processed the burn (the key).'),
-    tx_lt: uint64.doc('Logical time of that transaction.'),
+    tx_lt: logicalTime.doc('Logical time of that transaction.'),
     tx_time: timestamptz.doc('Block time of that transaction.'),
     block_date: date.doc('UTC day of tx_time.'),
     tx_aborted: bool.nullable().doc('Whether that transaction aborted: then nothing was burnt.'),

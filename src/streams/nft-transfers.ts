@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ltPage } from '../api/v3.js';
 import { looseObject, nullableString } from '../api/wire.js';
-import { amount, bool, date, hash, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, bool, date, hash, logicalTime, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -40,7 +40,7 @@ export const nftTransfersTable = defineTable({
   doc: 'One row per NFT transfer, keyed by the transaction of the NFT item that processed it, aborted transfers included.',
   columns: {
     tx_hash: hash.doc('Transaction of the NFT item that processed the transfer (the key).'),
-    tx_lt: uint64.doc('Logical time of that transaction.'),
+    tx_lt: logicalTime.doc('Logical time of that transaction.'),
     tx_time: timestamptz.doc('Block time of that transaction.'),
     block_date: date.doc('UTC day of tx_time.'),
     tx_aborted: bool.nullable().doc('Whether that transaction aborted: then the owner did not change.'),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ltPage } from '../api/v3.js';
 import { finality, looseObject, nullableString } from '../api/wire.js';
-import { amount, bool, date, hash, int32, int64, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, bool, date, hash, int32, int64, logicalTime, rawAddress, text, timestamptz } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -146,7 +146,7 @@ export const transactionsTable = defineTable({
     tx_hash: hash.doc('Transaction hash (base64), the API form and the key.'),
     tx_hash_hex: text.doc('The same hash in lower-case hex, as explorers print it.'),
     account: rawAddress.doc('Account the transaction ran on.'),
-    tx_lt: uint64.doc('Logical time of the transaction; unique per account, not across accounts.'),
+    tx_lt: logicalTime.doc('Logical time of the transaction; unique per account, not across accounts.'),
     tx_time: timestamptz.doc('Block time of the transaction (epoch(tx_time) gives the unix seconds of the API utime filters).'),
     block_date: date.doc('UTC day of tx_time.'),
     mc_block_seqno: int32.nullable().doc('Masterchain block that committed the transaction (null while not committed).'),
@@ -156,7 +156,7 @@ export const transactionsTable = defineTable({
     trace_id: hash.nullable().doc('Trace (tree of transactions caused by one external message) it belongs to.'),
     trace_external_hash: hash.nullable().doc('Hash of the external message that started the trace, when there is one.'),
     prev_tx_hash: hash.doc("Hash of the account's previous transaction (all zero bytes for the first)."),
-    prev_tx_lt: uint64.doc("Logical time of the account's previous transaction (0 for the first)."),
+    prev_tx_lt: logicalTime.doc("Logical time of the account's previous transaction (0 for the first)."),
     orig_status: text.doc('Account status before: uninit, frozen, active or nonexist.'),
     end_status: text.doc('Account status after: uninit, frozen, active or nonexist.'),
     total_fees: amount.doc('Total fees paid, nanoton.'),
@@ -225,7 +225,7 @@ export const messagesTable = defineTable({
     tx_hash: hash.doc('Transaction the message belongs to (joins transactions.tx_hash).'),
     direction: text.doc('in (the message the transaction received) or out (a message it sent).'),
     msg_hash: hash.doc('Message hash (base64).'),
-    tx_lt: uint64.doc('Logical time of the transaction.'),
+    tx_lt: logicalTime.doc('Logical time of the transaction.'),
     tx_time: timestamptz.doc('Block time of the transaction.'),
     block_date: date.doc('UTC day of tx_time.'),
     trace_id: hash.nullable().doc('Trace of the transaction.'),
@@ -235,7 +235,7 @@ export const messagesTable = defineTable({
     fwd_fee: amount.nullable().doc('Forwarding fee, nanoton.'),
     ihr_fee: amount.nullable().doc('Instant hypercube routing fee, nanoton.'),
     import_fee: amount.nullable().doc('Import fee of an external inbound message, nanoton.'),
-    created_lt: uint64.nullable().doc('Logical time the message was created at; null for external inbound messages.'),
+    created_lt: logicalTime.nullable().doc('Logical time the message was created at; null for external inbound messages.'),
     created_time: timestamptz.nullable().doc('Time the message was created at; null for external inbound messages.'),
     opcode: int64
       .nullable()

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { checkedLimit } from '../api/v3.js';
 import { looseObject, nullableString } from '../api/wire.js';
-import { amount, date, hash, int32, int64, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, date, hash, int32, int64, logicalTime, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -36,7 +36,7 @@ export const validatorEventsTable = defineTable({
     tx_hash: hash.doc('Elector transaction that produced the event.'),
     type: text.doc('stake_accepted, stake_rejected or stake_recovered (other values kept as sent).'),
     stake_holder: rawAddress.doc('Wallet or pool that staked or recovered.'),
-    tx_lt: uint64.doc('Logical time of the elector transaction.'),
+    tx_lt: logicalTime.doc('Logical time of the elector transaction.'),
     tx_time: timestamptz.doc('Time of the elector transaction.'),
     block_date: date.doc('UTC day of tx_time.'),
     validator_pubkey: text.nullable().doc('Validator public key (hex), for stake events.'),

@@ -4,7 +4,7 @@
  * would not becomes a reject at the edge instead.
  */
 import type { z } from 'zod';
-import { amount, hash, int32, int64, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, hash, int32, int64, logicalTime, timestamptz, uint64 } from '../core/column-kinds.js';
 import { WireProblem, checkedBy, refused, wireValue, type ValueParser } from '../core/wire-value.js';
 import { uint256Decimal, uint64Decimal } from '../api/wire.js';
 import { toRawAddress } from './address.js';
@@ -12,11 +12,11 @@ import { parseOpcode } from './opcode.js';
 
 export { nullish } from '../core/wire-value.js';
 
-/** Logical time (u64) as a decimal string → bigint. */
-export const lt = wireValue(checkedBy(uint64Decimal, uint64.problem));
+/** Logical time as a decimal string → bigint below 2^63 (see `logicalTime`). */
+export const lt = wireValue(checkedBy(uint64Decimal, logicalTime.problem));
 
 /** u64 such as a query id, as a decimal string → bigint. */
-export const u64 = lt;
+export const u64 = wireValue(checkedBy(uint64Decimal, uint64.problem));
 
 /** Nanoton or jetton amount as a decimal string → bigint that fits DECIMAL(38,0). */
 export const amountString = wireValue(checkedBy(uint256Decimal, amount.problem));

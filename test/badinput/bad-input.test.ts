@@ -313,7 +313,7 @@ const cases: readonly Case[] = [
     args: () => ['synk', 'p.yaml'],
     warehouse: 'duckdb',
     exit: 2,
-    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, repair, migrate, query, sql, report, datasets, devnet, demo)',
+    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, repair, migrate, compact, query, sql, report, datasets, devnet, demo)',
   },
   {
     name: 'unknown flag',
@@ -453,6 +453,36 @@ const cases: readonly Case[] = [
     exit: 1,
     message: ({ dir }) =>
       `Cannot create the Parquet folder ${dir}/plain-file/pq: ENOTDIR: not a directory: point sink.path (or --out) at a folder chain-etl may create or write`,
+  },
+  {
+    name: 'an s3:// URL as --out (no folder named s3: created; the URL, which may carry credentials, not shown)',
+    args: () => ['sync', 'p.yaml', '--sink', 'parquet', '--out', 's3://AKIAEXAMPLE:secret@bucket/lake'],
+    warehouse: 'none',
+    exit: 2,
+    binary: true,
+    mustNotShow: 'secret',
+    message: () => '--out: object storage is not supported yet: use a local path, got s3://…',
+  },
+  {
+    name: 'a URL as sink.path (DuckDB over https)',
+    parts: () => ({ sink: '{ kind: duckdb, path: "https://example.com/w.duckdb" }' }),
+    warehouse: 'none',
+    exit: 2,
+    message: () => 'p.yaml:8:29: sink.path: object storage is not supported yet: use a local path, got https://…',
+  },
+  {
+    name: 'compact on a DuckDB warehouse',
+    args: () => ['compact', 'p.yaml'],
+    warehouse: 'duckdb',
+    exit: 2,
+    message: () => `compact merges the files of a Parquet warehouse; ${DUCKDB} is a DuckDB warehouse, which has none: nothing to do`,
+  },
+  {
+    name: 'compact where no warehouse is (nothing created)',
+    args: () => ['compact', 'p.yaml', '--sink', 'parquet', '--out', 'nowhere'],
+    warehouse: 'none',
+    exit: 2,
+    message: () => 'no warehouse at nowhere: check sink.path (or --out); compact creates nothing',
   },
   {
     name: 'DuckDB warehouse locked by another process (sync)',

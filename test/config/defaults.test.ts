@@ -19,7 +19,7 @@ test('without a key: 1 request/s, one in flight, and every other default', () =>
     lag: { mcBlocks: 2 },
     actionsOverlap: { mcBlocks: 150 },
     streams: { transactions: {} },
-    sink: { kind: 'duckdb', path: 'data/x.duckdb', retainSupersededMinutes: 10, waitForReadersSeconds: 30 },
+    sink: { kind: 'duckdb', path: 'data/x.duckdb', retainSupersededMinutes: 10, compactAfterFiles: 8, waitForReadersSeconds: 30 },
   });
   expect(p.apiKey).toBeUndefined();
   expect(p.streamNames).toEqual(['transactions']);
@@ -126,11 +126,11 @@ test('the list form and the map form with empty values are the same', () => {
 test('overrides replace the URL and the sink; the path follows the kind', () => {
   const text = `network: mainnet\nstreams: [transactions]\nsink: { kind: duckdb, path: data/w.duckdb }\n`;
   expect(load(text, {}, { baseUrl: 'http://127.0.0.1:9000/' }).baseUrl).toBe('http://127.0.0.1:9000');
-  expect(load(text, {}, { sink: 'parquet' }).sink).toEqual({ kind: 'parquet', path: 'data/w', retainSupersededMinutes: 10, waitForReadersSeconds: 30 });
-  expect(load(text, {}, { sink: 'parquet', out: 'out/pq' }).sink).toEqual({ kind: 'parquet', path: 'out/pq', retainSupersededMinutes: 10, waitForReadersSeconds: 30 });
-  expect(load(text, {}, { out: 'other.duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'other.duckdb', retainSupersededMinutes: 10, waitForReadersSeconds: 30 });
+  expect(load(text, {}, { sink: 'parquet' }).sink).toEqual({ kind: 'parquet', path: 'data/w', retainSupersededMinutes: 10, compactAfterFiles: 8, waitForReadersSeconds: 30 });
+  expect(load(text, {}, { sink: 'parquet', out: 'out/pq' }).sink).toEqual({ kind: 'parquet', path: 'out/pq', retainSupersededMinutes: 10, compactAfterFiles: 8, waitForReadersSeconds: 30 });
+  expect(load(text, {}, { out: 'other.duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'other.duckdb', retainSupersededMinutes: 10, compactAfterFiles: 8, waitForReadersSeconds: 30 });
   const parquet = 'network: mainnet\nstreams: [transactions]\nsink: { kind: parquet, path: data/pq/ }\n';
-  expect(load(parquet, {}, { sink: 'duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'data/pq.duckdb', retainSupersededMinutes: 10, waitForReadersSeconds: 30 });
+  expect(load(parquet, {}, { sink: 'duckdb' }).sink).toEqual({ kind: 'duckdb', path: 'data/pq.duckdb', retainSupersededMinutes: 10, compactAfterFiles: 8, waitForReadersSeconds: 30 });
 });
 
 test('the pipeline is frozen all the way down', () => {

@@ -32,6 +32,7 @@ test('every option is described', () => {
     'sink.kind',
     'sink.path',
     'sink.retain_superseded_minutes',
+    'sink.compact_after_files',
     'sink.wait_for_readers_seconds',
   ]);
   for (const r of rows) {
@@ -60,6 +61,7 @@ test('types and defaults come from the schema', () => {
   expect(row('lag.mc_blocks')).toMatchObject({ type: 'integer ≥ 0', default: '2' });
   expect(row('actions_overlap.mc_blocks')?.default).toBe('150');
   expect(row('sink.retain_superseded_minutes')).toMatchObject({ type: 'integer ≥ 0', default: '10' });
+  expect(row('sink.compact_after_files')).toMatchObject({ type: 'integer ≥ 0', default: '8' });
   expect(row('rate.rps')?.default).toBe('10 with an API key, else 1');
   expect(row('rate.concurrency')?.default).toBe('min(16, max(1, ceil(rps / 2)))');
   expect(row('base_url')?.default).toBe('https://toncenter.com (mainnet), https://testnet.toncenter.com (testnet)');

@@ -231,7 +231,7 @@ test('a bad --base-url override names the flag', () => {
 
 test('a misspelt key is reported before the key it leaves missing', () => {
   const err = configErrorOf(() => load('network: mainnet\nstreams: [transactions]\nsink: { kind: duckdb, pth: x }\n'));
-  expect(err.message).toBe('pipelines/x.yaml:3:23: unknown key "pth" in sink: did you mean "path"? (sink keys: kind, path, retain_superseded_minutes, wait_for_readers_seconds)');
+  expect(err.message).toBe('pipelines/x.yaml:3:23: unknown key "pth" in sink: did you mean "path"? (sink keys: kind, path, retain_superseded_minutes, compact_after_files, wait_for_readers_seconds)');
 });
 
 test('an unresolved alias', () => {

@@ -43,7 +43,7 @@ test('demo.yaml: the devnet, all streams, from its first block', () => {
     lag: { mcBlocks: 0 },
     actionsOverlap: { mcBlocks: 150 },
     streams: { transactions: {}, actions: {}, jetton_transfers: {}, validator_events: {}, blocks: {}, jetton_burns: {}, nft_transfers: {} },
-    sink: { kind: 'duckdb', path: 'data/demo.duckdb', retainSupersededMinutes: 10, waitForReadersSeconds: 30 },
+    sink: { kind: 'duckdb', path: 'data/demo.duckdb', retainSupersededMinutes: 10, compactAfterFiles: 8, waitForReadersSeconds: 30 },
   });
   expect(p.apiKey).toBe('demo-key');
 });

@@ -14,6 +14,7 @@ import {
   text,
   textList,
   timestamptz,
+  logicalTime,
   uint64,
 } from '../../src/core/column-kinds.js';
 import { createTableSql } from '../../src/core/ddl.js';
@@ -28,6 +29,7 @@ describe('column kinds', () => {
   it.each([
     ['amount', amount, [0n, AMOUNT_LIMIT - 1n, -(AMOUNT_LIMIT - 1n), 2n ** 120n + 7n], [AMOUNT_LIMIT, -AMOUNT_LIMIT, 1, '1']],
     ['uint64', uint64, [0n, 2n ** 64n - 1n], [2n ** 64n, -1n, 5]],
+    ['logicalTime', logicalTime, [0n, 2n ** 63n - 1n], [2n ** 63n, 2n ** 64n - 1n, -1n, 5]],
     ['int64', int64, [-(2n ** 63n), 2n ** 63n - 1n], [2n ** 63n, -(2n ** 63n) - 1n, 1]],
     ['int32', int32, [-(2 ** 31), 2 ** 31 - 1, 0], [2 ** 31, 1.5, 1n, Number.NaN]],
     ['timestamptz', timestamptz, [0, 1_700_000_000, -1], [1.5, 253_402_300_800, '1700000000']],
@@ -78,7 +80,7 @@ describe('column kinds', () => {
       name: 'all_kinds',
       doc: 'Every kind.',
       columns: {
-        a_text: text, a_bool: bool, a_int32: int32, a_int64: int64, a_uint64: uint64, a_amount: amount,
+        a_text: text, a_bool: bool, a_int32: int32, a_int64: int64, a_lt: logicalTime, a_uint64: uint64, a_amount: amount,
         a_ts: timestamptz, a_date: date, a_json: json, a_list: textList, a_hash: hash, a_address: rawAddress,
         a_null: amount.nullable(),
       },
@@ -87,12 +89,12 @@ describe('column kinds', () => {
     expect(Object.values(table.columns).slice(0, allKinds.length).map((kind) => kind.kind)).toEqual(allKinds.map((k) => k.kind));
     const rows = [
       {
-        a_text: 'a', a_bool: true, a_int32: -(2 ** 31), a_int64: -(2n ** 63n), a_uint64: 2n ** 64n - 1n,
+        a_text: 'a', a_bool: true, a_int32: -(2 ** 31), a_int64: -(2n ** 63n), a_lt: 2n ** 63n - 1n, a_uint64: 2n ** 64n - 1n,
         a_amount: -(AMOUNT_LIMIT - 1n), a_ts: -62_135_596_800, a_date: '0001-01-01', a_json: '{"x":[1,2]}', a_list: [], a_hash: HASH,
         a_address: ADDRESS, a_null: null,
       },
       {
-        a_text: 'b', a_bool: false, a_int32: 2 ** 31 - 1, a_int64: 2n ** 63n - 1n, a_uint64: 0n,
+        a_text: 'b', a_bool: false, a_int32: 2 ** 31 - 1, a_int64: 2n ** 63n - 1n, a_lt: 0n, a_uint64: 0n,
         a_amount: 2n ** 120n + 7n, a_ts: 253_402_300_799, a_date: '9999-12-31', a_json: 'null', a_list: ['x', ''], a_hash: HASH,
         a_address: ADDRESS, a_null: AMOUNT_LIMIT - 1n,
       },

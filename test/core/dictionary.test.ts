@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amount, hash, text, uint64 } from '../../src/core/column-kinds.js';
+import { amount, hash, logicalTime, text } from '../../src/core/column-kinds.js';
 import { dictionaryMarkdown } from '../../src/core/dictionary.js';
 import { defineTable } from '../../src/core/table.js';
 import { utcDay } from '../../src/core/utc-day.js';
@@ -10,7 +10,7 @@ const actions = defineTable({
   columns: {
     trace_id: hash.doc('Trace the action belongs to.'),
     action_id: text.doc('Action id | unique within the trace.'),
-    trace_end_lt: uint64.doc('End lt of the trace.'),
+    trace_end_lt: logicalTime.doc('End lt of the trace.'),
     value: amount.nullable().doc('Amount moved, if any.'),
   },
   primaryKey: ['trace_id', 'action_id'],
@@ -36,7 +36,7 @@ One classified action of a trace.
 |---|---|---|---|---|
 | trace_id | hash | VARCHAR | no | Trace the action belongs to. |
 | action_id | text | VARCHAR | no | Action id \\| unique within the trace. |
-| trace_end_lt | uint64 | UBIGINT | no | End lt of the trace. |
+| trace_end_lt | logicalTime | UBIGINT | no | End lt of the trace. |
 | value | amount | DECIMAL(38,0) | yes | Amount moved, if any. |
 
 ## Column kinds
@@ -45,7 +45,7 @@ One classified action of a trace.
 |---|---|---|---|
 | hash | VARCHAR | BYTE_ARRAY (UTF8) | 32-byte hash in standard base64 (44 characters), as the API sends it. |
 | text | VARCHAR | BYTE_ARRAY (UTF8) | Text. |
-| uint64 | UBIGINT | INT64 (UINT_64) | Unsigned 64-bit integer, exact (logical times, query ids). |
+| logicalTime | UBIGINT | INT64 (INT_64) | Logical time (lt), exact; below 2^63, so that Parquet stores it as a signed 64-bit integer. |
 | amount | DECIMAL(38,0) | FIXED_LEN_BYTE_ARRAY(16) (DECIMAL(38,0)) | Exact integer amount in base units (nanoton or jetton units), up to 38 digits. |
 `);
   });

@@ -60,7 +60,7 @@ describe('defineTable', () => {
     ['t', { a: text }, [], {}, /at least one column/],
     ['t', { a: text }, ['a', 'a'], {}, /repeats a column/],
     ['t', { a: text }, ['a'], { replaceBy: 'b' }, /replaceBy column b is not a column/],
-    ['t', { a: text }, ['a'], { clusterBy: 'a' }, /clusterBy column a must be a non-null int32, int64 or uint64, got text/],
+    ['t', { a: text }, ['a'], { clusterBy: 'a' }, /clusterBy column a must be a non-null int32, int64, logicalTime or uint64, got text/],
     ['t', { a: text, date: text }, ['a'], { partitionBy: () => '2024-01-01' }, /cannot have a column named date/],
   ])('refuses table %s with a clear TableDefinitionError', (name, columns, primaryKey, extra, message) => {
     const define = () => defineTable({ name, doc: '', columns, primaryKey, ...extra } as never);

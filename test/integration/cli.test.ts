@@ -40,7 +40,7 @@ afterAll(async () => {
 
 interface StatusJson {
   pipeline: string;
-  sink: { kind: string; path: string; retainSupersededMinutes: number; waitForReadersSeconds: number };
+  sink: { kind: string; path: string; retainSupersededMinutes: number; compactAfterFiles: number; waitForReadersSeconds: number };
   tip: { seqno: number; end_lt: string; utime: number };
   streams: { stream: string; axis: string; checkpoint: string | null; behind: string | null; behind_blocks: number | null; behind_seconds: number | null; covered: unknown[]; holes: unknown[] }[];
   tables: Record<string, number>;
@@ -104,7 +104,7 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
     expect(json.stdout.trim().split('\n')).toHaveLength(1);
     const report = JSON.parse(json.stdout) as StatusJson;
     // The test pipelines keep no superseded Parquet files (pipelineYaml); the default is 10 minutes.
-    expect(report.sink).toEqual({ kind, path: sinkPath, retainSupersededMinutes: kind === 'parquet' ? 0 : 10, waitForReadersSeconds: 30 });
+    expect(report.sink).toEqual({ kind, path: sinkPath, retainSupersededMinutes: kind === 'parquet' ? 0 : 10, compactAfterFiles: 8, waitForReadersSeconds: 30 });
     expect(report.tip).toEqual({ seqno: tip.seqno, end_lt: String(tip.endLt), utime: tip.utime });
     expect(report.streams).toEqual(
       selected.map((stream) => ({

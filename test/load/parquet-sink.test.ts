@@ -76,7 +76,7 @@ describe('ParquetSink', () => {
       return rendered;
     });
     expect(stored.get('amount')).toBe('FIXED_LEN_BYTE_ARRAY(16) (DECIMAL(38,0))');
-    expect(stored.get('lt')).toBe('INT64 (UINT_64)');
+    expect(stored.get('lt')).toBe('INT64 (INT_64)');
     for (const table of [transfers, actions] as AnyTable[]) {
       for (const name of table.columnNames) expect([name, stored.get(name)]).toEqual([name, table.columns[name]!.parquetType]);
     }

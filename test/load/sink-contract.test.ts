@@ -20,7 +20,7 @@ import { tableRows } from '../../src/core/stream.js';
 import type { Sink, StreamCommit } from '../../src/load/sink.js';
 import { holdDuckDBFile } from '../support/lock-holder.js';
 import { byHash, globRows, withReader } from './read-back.js';
-import { BIG, action, actions, day2, firstBatch, hashOf, transfer, transfers, type TransferRow } from './tables.js';
+import { BIG, MAX_LT, action, actions, day2, firstBatch, hashOf, transfer, transfers, type TransferRow } from './tables.js';
 import { useTempDir } from './temp-dir.js';
 
 const tempDir = useTempDir('sink-contract');
@@ -172,7 +172,7 @@ describe.concurrent.each([duckdb, parquet].map((sut) => [sut.name, sut] as const
       await sink.commitAll([{
         stream: 'actions',
         rows: new Map([
-          tableRows(transfers, [transfer(1, { comment: 'again' }), transfer(9, { lt: 2n ** 63n })]),
+          tableRows(transfers, [transfer(1, { comment: 'again' }), transfer(9, { lt: MAX_LT })]),
           tableRows(actions, [action(7, 'x', far)]),
         ]),
         replace: [{ table: 'actions', column: 'trace_id', values: [hashOf(1)] }],
@@ -218,7 +218,8 @@ describe.concurrent.each([duckdb, parquet].map((sut) => [sut.name, sut] as const
   });
 
   it.each([
-    { column: 'trace_end_lt', bad: { trace_end_lt: -1n }, message: /Table actions, row 1 \(trace_id=".*", action_id="b"\), column trace_end_lt: expected a bigint from 0 to 2\^64-1, got -1n/ },
+    { column: 'trace_end_lt', bad: { trace_end_lt: -1n }, message: /Table actions, row 1 \(trace_id=".*", action_id="b"\), column trace_end_lt: expected a logical time from 0 to 2\^63-1, got -1n/ },
+    { column: 'trace_end_lt ≥ 2^63', bad: { trace_end_lt: 2n ** 63n }, message: /column trace_end_lt: expected a logical time from 0 to 2\^63-1, got 9223372036854775808n/ },
     { column: 'details', bad: { details: '{not json' }, message: /Table actions, row 1 .*column details: expected a string holding valid JSON/ },
   ])('is atomic: a row violating its kind midway ($column) leaves neither rows nor checkpoint', async ({ bad: overrides, message }) => {
     await withSink(async (sink, path) => {

@@ -1,4 +1,4 @@
-import { amount, hash, int32, json, rawAddress, text, textList, timestamptz, uint64 } from '../../src/core/column-kinds.js';
+import { amount, hash, int32, json, logicalTime, rawAddress, text, textList, timestamptz } from '../../src/core/column-kinds.js';
 import { defineTable, type RowOf } from '../../src/core/table.js';
 import { tableRows } from '../../src/core/stream.js';
 import type { StreamCommit } from '../../src/load/sink.js';
@@ -10,7 +10,7 @@ export const transfers = defineTable({
   doc: 'Test transfers.',
   columns: {
     tx_hash: hash.doc('Transaction hash.'),
-    lt: uint64.doc('Logical time.'),
+    lt: logicalTime.doc('Logical time.'),
     utime: timestamptz.doc('Block time.'),
     source: rawAddress.nullable().doc('Sender.'),
     amount: amount.doc('Amount in base units.'),
@@ -28,7 +28,7 @@ export const actions = defineTable({
   columns: {
     trace_id: hash.doc('Trace id.'),
     action_id: text.doc('Action id.'),
-    trace_end_lt: uint64.doc('Trace end lt.'),
+    trace_end_lt: logicalTime.doc('Trace end lt.'),
     trace_end_utime: timestamptz.doc('Trace end time.'),
     type: text.doc('Action type.'),
     accounts: textList.doc('Accounts involved.'),
@@ -50,7 +50,8 @@ export function hashOf(n: number): string {
 }
 
 export const BIG = 2n ** 120n + 7n;
-export const MAX_LT = 2n ** 64n - 1n;
+/** The largest lt a warehouse holds: Parquet stores lt as signed INT64. */
+export const MAX_LT = 2n ** 63n - 1n;
 /** 2024-01-01T00:00:00Z */
 export const DAY1 = 1_704_067_200;
 

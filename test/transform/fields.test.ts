@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { address, amountString, lt, nullish, opcode, requiredAddress } from '../../src/transform/fields.js';
+import { address, amountString, lt, nullish, opcode, requiredAddress, u64 } from '../../src/transform/fields.js';
 
 const RAW = '0:52D75E0584730001239D4CD8C73D651B206EAC67DB551535B6B6D505E6D41C77';
 
@@ -27,10 +27,18 @@ describe('wire fields', () => {
     expect(amountString.safeParse(5).success).toBe(false);
   });
 
-  it('lt: u64 decimal strings only', () => {
-    expect(lt.parse('18446744073709551615')).toBe(2n ** 64n - 1n);
+  it('lt: decimal strings below 2^63 only (Parquet stores lt as signed INT64), the reason named', () => {
+    expect(lt.parse('9223372036854775807')).toBe(2n ** 63n - 1n);
+    expect(lt.safeParse('9223372036854775808').error?.issues[0]?.message).toBe(
+      'expected a logical time from 0 to 2^63-1, got 9223372036854775808n',
+    );
     expect(lt.safeParse('18446744073709551616').success).toBe(false);
     expect(lt.safeParse(1).success).toBe(false);
+  });
+
+  it('u64: the whole unsigned range (query ids)', () => {
+    expect(u64.parse('18446744073709551615')).toBe(2n ** 64n - 1n);
+    expect(u64.safeParse('18446744073709551616').success).toBe(false);
   });
 
   it('nullish: absent and null become null', () => {

@@ -1,0 +1,465 @@
+-- Amazon Athena: the chain-etl Parquet warehouse as external tables. Generated from the table
+-- definitions by `npm run generate` (scripts/external-tables.ts); do not edit.
+-- Replace s3://your-bucket/chain-etl with where the warehouse folder is. Read docs/external-tables.md first: an
+-- engine that lists the folders also sees files the manifest does not list.
+-- Run each statement in Athena (engine version 3). Partition projection lists the days itself:
+-- no MSCK REPAIR TABLE after a sync. TIMESTAMP columns hold UTC instants.
+
+CREATE EXTERNAL TABLE `transactions` (
+  `tx_hash` STRING COMMENT 'Transaction hash (base64), the API form and the key.',
+  `tx_hash_hex` STRING COMMENT 'The same hash in lower-case hex, as explorers print it.',
+  `account` STRING COMMENT 'Account the transaction ran on.',
+  `tx_lt` BIGINT COMMENT 'Logical time of the transaction; unique per account, not across accounts.',
+  `tx_time` TIMESTAMP COMMENT 'Block time of the transaction (epoch(tx_time) gives the unix seconds of the API utime filters).',
+  `block_date` DATE COMMENT 'UTC day of tx_time.',
+  `mc_block_seqno` INT COMMENT 'Masterchain block that committed the transaction (null while not committed).',
+  `block_workchain` INT COMMENT 'Workchain of the block holding the transaction.',
+  `block_shard` STRING COMMENT 'Shard of that block as unsigned hex, e.g. 8000000000000000.',
+  `block_seqno` INT COMMENT 'Seqno of that block in its shard.',
+  `trace_id` STRING COMMENT 'Trace (tree of transactions caused by one external message) it belongs to.',
+  `trace_external_hash` STRING COMMENT 'Hash of the external message that started the trace, when there is one.',
+  `prev_tx_hash` STRING COMMENT 'Hash of the account''s previous transaction (all zero bytes for the first).',
+  `prev_tx_lt` BIGINT COMMENT 'Logical time of the account''s previous transaction (0 for the first).',
+  `orig_status` STRING COMMENT 'Account status before: uninit, frozen, active or nonexist.',
+  `end_status` STRING COMMENT 'Account status after: uninit, frozen, active or nonexist.',
+  `total_fees` DECIMAL(38,0) COMMENT 'Total fees paid, nanoton.',
+  `descr_type` STRING COMMENT 'Transaction kind: ord, storage, tick_tock, split_prepare, split_install, merge_prepare, merge_install.',
+  `aborted` BOOLEAN COMMENT 'The transaction was aborted (its state changes were rolled back).',
+  `destroyed` BOOLEAN COMMENT 'The account was destroyed by the transaction.',
+  `credit_first` BOOLEAN COMMENT 'Credit phase ran before the storage phase (non-bounceable inbound message).',
+  `is_tock` BOOLEAN COMMENT 'Tick-tock transactions: true for tock, false for tick.',
+  `installed` BOOLEAN COMMENT 'Split/merge install transactions: whether it was installed.',
+  `storage_fees_collected` DECIMAL(38,0) COMMENT 'Storage phase: fees collected, nanoton.',
+  `storage_fees_due` DECIMAL(38,0) COMMENT 'Storage phase: fees left due, nanoton.',
+  `storage_status_change` STRING COMMENT 'Storage phase: unchanged, frozen or deleted.',
+  `due_fees_collected` DECIMAL(38,0) COMMENT 'Credit phase: due fees collected, nanoton.',
+  `credit` DECIMAL(38,0) COMMENT 'Credit phase: value credited to the account, nanoton.',
+  `compute_skipped` BOOLEAN COMMENT 'Compute phase was skipped.',
+  `compute_skip_reason` STRING COMMENT 'Why it was skipped: no_state, bad_state, no_gas, suspended.',
+  `compute_success` BOOLEAN COMMENT 'Compute phase succeeded.',
+  `compute_account_activated` BOOLEAN COMMENT 'Compute phase activated the account (deployed its code).',
+  `compute_exit_code` INT COMMENT 'TVM exit code (0 and 1 mean success).',
+  `compute_exit_arg` INT COMMENT 'TVM exit argument, when the contract threw one.',
+  `compute_gas_used` BIGINT COMMENT 'Gas used.',
+  `compute_gas_limit` BIGINT COMMENT 'Gas limit.',
+  `compute_gas_credit` BIGINT COMMENT 'Gas credit (external messages).',
+  `compute_gas_fees` DECIMAL(38,0) COMMENT 'Gas fees, nanoton.',
+  `compute_vm_steps` BIGINT COMMENT 'TVM steps executed.',
+  `compute_mode` INT COMMENT 'TVM mode.',
+  `action_success` BOOLEAN COMMENT 'Action phase succeeded.',
+  `action_valid` BOOLEAN COMMENT 'Action list was valid.',
+  `action_no_funds` BOOLEAN COMMENT 'Action phase ran out of funds.',
+  `action_result_code` INT COMMENT 'Action phase result code (0 = ok).',
+  `action_result_arg` INT COMMENT 'Action phase result argument.',
+  `action_tot_actions` INT COMMENT 'Actions in the action list.',
+  `action_skipped_actions` INT COMMENT 'Actions skipped.',
+  `action_msgs_created` INT COMMENT 'Outbound messages created.',
+  `action_total_fwd_fees` DECIMAL(38,0) COMMENT 'Forwarding fees of the outbound messages, nanoton.',
+  `action_total_action_fees` DECIMAL(38,0) COMMENT 'Action fees, nanoton.',
+  `action_status_change` STRING COMMENT 'Action phase status change: unchanged, frozen or deleted.',
+  `bounce_type` STRING COMMENT 'Bounce phase: negfunds, nofunds or ok.',
+  `bounce_req_fwd_fees` DECIMAL(38,0) COMMENT 'Bounce phase: forwarding fees required, nanoton.',
+  `bounce_msg_fees` DECIMAL(38,0) COMMENT 'Bounce phase: message fees, nanoton.',
+  `bounce_fwd_fees` DECIMAL(38,0) COMMENT 'Bounce phase: forwarding fees, nanoton.',
+  `balance_before` DECIMAL(38,0) COMMENT 'Account balance before, nanoton (null when the account did not exist).',
+  `balance_after` DECIMAL(38,0) COMMENT 'Account balance after, nanoton.',
+  `status_before` STRING COMMENT 'Account status in the state before (null when the account did not exist).',
+  `status_after` STRING COMMENT 'Account status in the state after.',
+  `state_hash_before` STRING COMMENT 'Hash of the account state before.',
+  `state_hash_after` STRING COMMENT 'Hash of the account state after.',
+  `code_hash_after` STRING COMMENT 'Hash of the account code after (active accounts).',
+  `data_hash_after` STRING COMMENT 'Hash of the account data after (active accounts).',
+  `in_msg_hash` STRING COMMENT 'Hash of the inbound message (null for tick-tock and other transactions without one).',
+  `out_msg_count` INT COMMENT 'Outbound messages the transaction sent.',
+  `finality` STRING COMMENT 'pending, confirmed or finalized; unknown values kept as sent (e.g. unknown_3); null when the API sent none.',
+  `emulated` BOOLEAN COMMENT 'The API served an emulated (not yet committed) transaction.'
+)
+COMMENT 'One row per transaction, with its description phases and the account state before and after it.'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/transactions/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `messages` (
+  `tx_hash` STRING COMMENT 'Transaction the message belongs to (joins transactions.tx_hash).',
+  `direction` STRING COMMENT 'in (the message the transaction received) or out (a message it sent).',
+  `msg_hash` STRING COMMENT 'Message hash (base64).',
+  `tx_lt` BIGINT COMMENT 'Logical time of the transaction.',
+  `tx_time` TIMESTAMP COMMENT 'Block time of the transaction.',
+  `block_date` DATE COMMENT 'UTC day of tx_time.',
+  `trace_id` STRING COMMENT 'Trace of the transaction.',
+  `source` STRING COMMENT 'Sender; null for an external inbound message.',
+  `destination` STRING COMMENT 'Receiver; null for an external outbound message (log).',
+  `value` DECIMAL(38,0) COMMENT 'Value carried, nanoton; null for external messages.',
+  `fwd_fee` DECIMAL(38,0) COMMENT 'Forwarding fee, nanoton.',
+  `ihr_fee` DECIMAL(38,0) COMMENT 'Instant hypercube routing fee, nanoton.',
+  `import_fee` DECIMAL(38,0) COMMENT 'Import fee of an external inbound message, nanoton.',
+  `created_lt` BIGINT COMMENT 'Logical time the message was created at; null for external inbound messages.',
+  `created_time` TIMESTAMP COMMENT 'Time the message was created at; null for external inbound messages.',
+  `opcode` BIGINT COMMENT 'First 32 bits of the body as an unsigned integer (0 … 4294967295), e.g. 260734629 for 0x0f8a7ea5 (printf(''0x%08x'', opcode) prints the hex form); null when the body is shorter.',
+  `decoded_opcode` STRING COMMENT 'Name the indexer gives the opcode, e.g. jetton_transfer, text_comment.',
+  `bounce` BOOLEAN COMMENT 'Bounceable message.',
+  `bounced` BOOLEAN COMMENT 'The message is a bounce of an earlier one.',
+  `ihr_disabled` BOOLEAN COMMENT 'Instant hypercube routing disabled.',
+  `body_hash` STRING COMMENT 'Hash of the body cell.',
+  `body` STRING COMMENT 'Body as a base64 BoC, as the API sends it: decode any opcode later without refetching.',
+  `comment` STRING COMMENT 'Text comment: the body decoded when it is opcode 0 followed by text; null otherwise (also for encrypted comments).',
+  `init_state_hash` STRING COMMENT 'Hash of the StateInit the message carries (deploys); its BoC is not stored.',
+  `msg_hash_norm` STRING COMMENT 'Normalised hash of an external inbound message (stable across re-signing wallets).'
+)
+COMMENT 'One row per message of a transaction: its inbound message (direction in) and each outbound one (direction out). An internal message appears twice, as out of the sending transaction and as in of the receiving one.'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/messages/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `actions` (
+  `action_id` STRING COMMENT 'Action id: sha256 of the root message hash and the type (changes when the type does).',
+  `trace_id` STRING COMMENT 'Trace the action was found in; the unit of replacement.',
+  `type` STRING COMMENT 'Action type, e.g. ton_transfer, jetton_transfer, jetton_swap; new types load as they come.',
+  `success` BOOLEAN COMMENT 'Whether the action succeeded.',
+  `start_lt` BIGINT COMMENT 'Logical time of its first transaction.',
+  `end_lt` BIGINT COMMENT 'Logical time of its last transaction.',
+  `start_time` TIMESTAMP COMMENT 'Time of its first transaction.',
+  `end_time` TIMESTAMP COMMENT 'Time of its last transaction.',
+  `trace_end_lt` BIGINT COMMENT 'Logical time at which the whole trace completed: the position the stream pages by.',
+  `trace_end_time` TIMESTAMP COMMENT 'Time at which the whole trace completed.',
+  `block_date` DATE COMMENT 'UTC day of trace_end_time.',
+  `trace_mc_seqno_end` INT COMMENT 'Masterchain block in which the trace completed.',
+  `trace_external_hash` STRING COMMENT 'Hash of the external message that started the trace.',
+  `trace_external_hash_norm` STRING COMMENT 'Normalised hash of that external message.',
+  `tx_hashes` ARRAY<STRING> COMMENT 'Hashes (base64) of the transactions making up the action.',
+  `source` STRING COMMENT 'Initiating side, lifted from details: sender, owner, old owner or stake holder; null when the type has none.',
+  `destination` STRING COMMENT 'Receiving side, lifted from details: destination, receiver, new owner, pool or the ticked account.',
+  `asset` STRING COMMENT 'What moved: the jetton master of jetton actions, the NFT item of NFT actions; null for TON.',
+  `amount` DECIMAL(38,0) COMMENT 'How much moved in base units (nanoton when asset is null, jetton units for a jetton); null for NFTs and other types.',
+  `comment` STRING COMMENT 'Text comment of a transfer (null when encrypted or absent).',
+  `details` STRING COMMENT 'The full type-specific details object as the API sent it.',
+  `finality` STRING COMMENT 'pending, confirmed or finalized; unknown values kept as sent.'
+)
+COMMENT 'One row per action the indexer classified in a completed trace (a transfer, a swap, a deposit…). A trace is replaced as a whole whenever it is read again, so re-classified traces leave no stale actions.'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/actions/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `action_accounts` (
+  `action_id` STRING COMMENT 'The action (joins actions.action_id).',
+  `account` STRING COMMENT 'An account the action involves.',
+  `trace_id` STRING COMMENT 'Trace of the action; rows are replaced per trace like actions.',
+  `trace_end_lt` BIGINT COMMENT 'Logical time at which the trace completed.',
+  `trace_end_time` TIMESTAMP COMMENT 'Time at which the trace completed.',
+  `block_date` DATE COMMENT 'UTC day of trace_end_time.'
+)
+COMMENT 'One row per account an action involves (wallets, jetton wallets, masters, pools…): the way to find the actions of an account.'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/action_accounts/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `jetton_transfers` (
+  `tx_hash` STRING COMMENT 'Transaction of the sending jetton wallet that processed the transfer (the key).',
+  `tx_lt` BIGINT COMMENT 'Logical time of that transaction.',
+  `tx_time` TIMESTAMP COMMENT 'Block time of that transaction.',
+  `block_date` DATE COMMENT 'UTC day of tx_time.',
+  `tx_aborted` BOOLEAN COMMENT 'Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).',
+  `query_id` DECIMAL(20,0) COMMENT 'Query id the sender chose (u64).',
+  `jetton_master` STRING COMMENT 'Jetton master (the token).',
+  `source` STRING COMMENT 'Owner of the sending jetton wallet.',
+  `destination` STRING COMMENT 'Owner the jettons were sent to.',
+  `source_wallet` STRING COMMENT 'Sending jetton wallet.',
+  `amount` DECIMAL(38,0) COMMENT 'Amount in raw jetton units (divide by 10^decimals of the jetton for display), exact.',
+  `response_destination` STRING COMMENT 'Where the excess TON goes.',
+  `forward_ton_amount` DECIMAL(38,0) COMMENT 'TON forwarded to the destination owner with the notification, nanoton.',
+  `forward_payload` STRING COMMENT 'Forward payload as a base64 BoC.',
+  `comment` STRING COMMENT 'Text comment of the forward payload (opcode 0 + text), decoded.',
+  `custom_payload` STRING COMMENT 'Custom payload as a base64 BoC.',
+  `trace_id` STRING COMMENT 'Trace of the transfer.'
+)
+COMMENT 'One row per jetton transfer, keyed by the transaction of the sending jetton wallet. Amounts are raw jetton units (not scaled by decimals).'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/jetton_transfers/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `validator_events` (
+  `tx_hash` STRING COMMENT 'Elector transaction that produced the event.',
+  `type` STRING COMMENT 'stake_accepted, stake_rejected or stake_recovered (other values kept as sent).',
+  `stake_holder` STRING COMMENT 'Wallet or pool that staked or recovered.',
+  `tx_lt` BIGINT COMMENT 'Logical time of the elector transaction.',
+  `tx_time` TIMESTAMP COMMENT 'Time of the elector transaction.',
+  `block_date` DATE COMMENT 'UTC day of tx_time.',
+  `validator_pubkey` STRING COMMENT 'Validator public key (hex), for stake events.',
+  `adnl_addr` STRING COMMENT 'Validator ADNL address (hex), for stake events.',
+  `election_id` BIGINT COMMENT 'Election id (the unix time the validation round starts).',
+  `query_id` DECIMAL(20,0) COMMENT 'Query id of the elector message (u64).',
+  `amount` DECIMAL(38,0) COMMENT 'Stake amount, nanoton.',
+  `reason` INT COMMENT 'Elector reason code of a rejected stake.'
+)
+COMMENT 'One row per stake event of the elector: a stake accepted or rejected, or a stake recovered.'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/validator_events/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `blocks` (
+  `workchain` INT COMMENT 'Workchain of the block: -1 for the masterchain, 0 for the basechain.',
+  `shard` STRING COMMENT 'Shard of the block as unsigned hex, e.g. 8000000000000000 (the whole workchain).',
+  `seqno` INT COMMENT 'Sequence number of the block in its shard.',
+  `root_hash` STRING COMMENT 'Root hash of the block.',
+  `file_hash` STRING COMMENT 'File hash of the block.',
+  `block_time` TIMESTAMP COMMENT 'Time the block was generated (gen_utime).',
+  `block_date` DATE COMMENT 'UTC day of block_time.',
+  `start_lt` BIGINT COMMENT 'Logical time the block starts at.',
+  `end_lt` BIGINT COMMENT 'Logical time the block ends at.',
+  `tx_count` INT COMMENT 'Transactions in the block.',
+  `mc_block_seqno` INT COMMENT 'Masterchain block that references (commits) the block; a masterchain block names itself.',
+  `key_block` BOOLEAN COMMENT 'Whether the block is a key block (it changes the configuration or the validator set).',
+  `global_id` INT COMMENT 'Network id: -239 mainnet, -3 testnet.',
+  `version` INT COMMENT 'Block format version.',
+  `flags` INT COMMENT 'Block flags as sent.',
+  `after_merge` BOOLEAN COMMENT 'Whether the block follows a merge of two shards.',
+  `before_split` BOOLEAN COMMENT 'Whether the shard splits after this block.',
+  `after_split` BOOLEAN COMMENT 'Whether the block follows a split of its shard.',
+  `want_merge` BOOLEAN COMMENT 'Whether the shard asks to be merged.',
+  `want_split` BOOLEAN COMMENT 'Whether the shard asks to be split.',
+  `vert_seqno_incr` BOOLEAN COMMENT 'Whether the vertical seqno was incremented.',
+  `vert_seqno` INT COMMENT 'Vertical sequence number.',
+  `gen_catchain_seqno` INT COMMENT 'Catchain seqno of the validator session that generated the block.',
+  `min_ref_mc_seqno` INT COMMENT 'Lowest masterchain block the block refers to.',
+  `prev_key_block_seqno` INT COMMENT 'Last key block before this block.',
+  `master_ref_seqno` INT COMMENT 'Masterchain block a shard block refers to (0 for masterchain blocks).',
+  `validator_list_hash_short` INT COMMENT 'Short hash of the validator list that generated the block.',
+  `rand_seed` STRING COMMENT 'Random seed of the block.',
+  `created_by` STRING COMMENT 'Public key of the validator that created the block.'
+)
+COMMENT 'One row per block of the masterchain and the shards, keyed by (workchain, shard, seqno).'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/blocks/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `jetton_burns` (
+  `tx_hash` STRING COMMENT 'Transaction of the jetton wallet that processed the burn (the key).',
+  `tx_lt` BIGINT COMMENT 'Logical time of that transaction.',
+  `tx_time` TIMESTAMP COMMENT 'Block time of that transaction.',
+  `block_date` DATE COMMENT 'UTC day of tx_time.',
+  `tx_aborted` BOOLEAN COMMENT 'Whether that transaction aborted: then nothing was burnt.',
+  `query_id` DECIMAL(20,0) COMMENT 'Query id the owner chose (u64).',
+  `jetton_master` STRING COMMENT 'Jetton master (the token).',
+  `owner` STRING COMMENT 'Owner of the burning jetton wallet.',
+  `jetton_wallet` STRING COMMENT 'Jetton wallet the jettons were burnt from.',
+  `amount` DECIMAL(38,0) COMMENT 'Amount burnt in raw jetton units (divide by 10^decimals of the jetton for display), exact.',
+  `response_destination` STRING COMMENT 'Where the excess TON goes.',
+  `custom_payload` STRING COMMENT 'Custom payload as a base64 BoC.',
+  `trace_id` STRING COMMENT 'Trace of the burn.'
+)
+COMMENT 'One row per jetton burn, keyed by the transaction of the burning jetton wallet, aborted burns included. Amounts are raw jetton units (not scaled by decimals).'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/jetton_burns/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `nft_transfers` (
+  `tx_hash` STRING COMMENT 'Transaction of the NFT item that processed the transfer (the key).',
+  `tx_lt` BIGINT COMMENT 'Logical time of that transaction.',
+  `tx_time` TIMESTAMP COMMENT 'Block time of that transaction.',
+  `block_date` DATE COMMENT 'UTC day of tx_time.',
+  `tx_aborted` BOOLEAN COMMENT 'Whether that transaction aborted: then the owner did not change.',
+  `query_id` DECIMAL(20,0) COMMENT 'Query id the old owner chose (u64).',
+  `nft_item` STRING COMMENT 'NFT item transferred.',
+  `collection` STRING COMMENT 'Collection of the item (null for an item outside any collection).',
+  `old_owner` STRING COMMENT 'Owner before the transfer (who sent it).',
+  `new_owner` STRING COMMENT 'Owner after the transfer.',
+  `response_destination` STRING COMMENT 'Where the excess TON goes.',
+  `forward_amount` DECIMAL(38,0) COMMENT 'TON forwarded to the new owner with the ownership notification, nanoton.',
+  `forward_payload` STRING COMMENT 'Forward payload as a base64 BoC.',
+  `comment` STRING COMMENT 'Text comment of the forward payload (opcode 0 + text), decoded.',
+  `custom_payload` STRING COMMENT 'Custom payload as a base64 BoC.',
+  `trace_id` STRING COMMENT 'Trace of the transfer.'
+)
+COMMENT 'One row per NFT transfer, keyed by the transaction of the NFT item that processed it, aborted transfers included.'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/nft_transfers/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `validator_cycles` (
+  `cycle_start_time` TIMESTAMP COMMENT 'Time the cycle starts (utime_since of its validator set).',
+  `cycle_end_time` TIMESTAMP COMMENT 'Time the cycle ends (utime_until of its validator set).',
+  `block_date` DATE COMMENT 'UTC day of cycle_start_time.',
+  `election_id` BIGINT COMMENT 'Election that chose the set (the unix time its validation round starts).',
+  `total` INT COMMENT 'Validators in the set.',
+  `main` INT COMMENT 'Validators of the set that also validate the masterchain.',
+  `total_weight` DECIMAL(20,0) COMMENT 'Sum of the validators'' weights.',
+  `total_stake` DECIMAL(38,0) COMMENT 'Sum of the validators'' stakes, nanoton.',
+  `min_stake` DECIMAL(38,0) COMMENT 'Smallest stake in the set, nanoton.',
+  `max_stake` DECIMAL(38,0) COMMENT 'Largest stake in the set, nanoton.',
+  `validators_elected_for` INT COMMENT 'Seconds a set validates (config parameter 15).',
+  `elections_start_before` INT COMMENT 'Seconds before a cycle starts that its elections open (parameter 15).',
+  `elections_end_before` INT COMMENT 'Seconds before a cycle starts that its elections close (parameter 15).',
+  `stake_held_for` INT COMMENT 'Seconds stakes stay frozen after the cycle ends (parameter 15).',
+  `max_validators` INT COMMENT 'Largest set allowed (parameter 16).',
+  `max_main_validators` INT COMMENT 'Most masterchain validators allowed (parameter 16).',
+  `min_validators` INT COMMENT 'Smallest set allowed (parameter 16).',
+  `min_stake_limit` DECIMAL(38,0) COMMENT 'Smallest stake allowed, nanoton (parameter 17).',
+  `max_stake_limit` DECIMAL(38,0) COMMENT 'Largest stake allowed, nanoton (parameter 17).',
+  `min_total_stake` DECIMAL(38,0) COMMENT 'Smallest total stake of a set, nanoton (parameter 17).',
+  `max_stake_factor` INT COMMENT 'Largest max_factor a validator may set, times 65536 (parameter 17).'
+)
+COMMENT 'One row per validation cycle: its time span, the election that chose its set, the set totals and the elector configuration (parameters 15-17) it ran under.'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/validator_cycles/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `validator_cycle_members` (
+  `cycle_start_time` TIMESTAMP COMMENT 'Start of the cycle (joins validator_cycles).',
+  `validator_index` INT COMMENT 'Index of the validator in the set (by stake, largest first).',
+  `block_date` DATE COMMENT 'UTC day of cycle_start_time.',
+  `validator_pubkey` STRING COMMENT 'Validator public key (hex).',
+  `adnl_addr` STRING COMMENT 'Validator ADNL address (hex).',
+  `weight` DECIMAL(20,0) COMMENT 'Validator weight in the set (its share of total_weight).',
+  `stake_holder` STRING COMMENT 'Wallet or pool whose stake elected the validator.',
+  `stake` DECIMAL(38,0) COMMENT 'Stake of the validator, nanoton.',
+  `max_factor` INT COMMENT 'Validator max_factor, times 65536.',
+  `complaints` INT COMMENT 'Complaints filed against the validator in the cycle.'
+)
+COMMENT 'One row per validator of a cycle''s set, keyed by (cycle_start_time, validator_index).'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/validator_cycle_members/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `validator_elections` (
+  `election_id` BIGINT COMMENT 'Election id: the unix time the elected set starts validating (validator_cycles.election_id).',
+  `elect_close_time` TIMESTAMP COMMENT 'Time the election stopped taking stakes.',
+  `block_date` DATE COMMENT 'UTC day of election_id (the day the elected set starts validating; the stream''s position).',
+  `min_stake` DECIMAL(38,0) COMMENT 'Smallest stake the election accepted, nanoton.',
+  `total_stake` DECIMAL(38,0) COMMENT 'Sum of the accepted stakes, nanoton.',
+  `total_participants` INT COMMENT 'Stakes accepted.',
+  `failed` BOOLEAN COMMENT 'Whether the election failed (no set elected).',
+  `finished` BOOLEAN COMMENT 'Whether the election is over (always true: the stream reads an election once it is).'
+)
+COMMENT 'One row per election of the elector, keyed by election_id, read once it is finished.'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/validator_elections/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `validator_election_participants` (
+  `election_id` BIGINT COMMENT 'Election the stake was made in (joins validator_elections).',
+  `validator_pubkey` STRING COMMENT 'Validator public key (hex) the stake is for.',
+  `block_date` DATE COMMENT 'UTC day of the election''s election_id.',
+  `stake_holder` STRING COMMENT 'Wallet or pool that staked.',
+  `adnl_addr` STRING COMMENT 'Validator ADNL address (hex).',
+  `stake` DECIMAL(38,0) COMMENT 'Stake accepted, nanoton.',
+  `max_factor` INT COMMENT 'Validator max_factor, times 65536.',
+  `validator_index` INT COMMENT 'Index of the validator in the elected set, when the service gives it.'
+)
+COMMENT 'One row per stake accepted in an election, keyed by (election_id, validator_pubkey).'
+PARTITIONED BY (`date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)')
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/validator_election_participants/'
+TBLPROPERTIES (
+  'projection.enabled' = 'true',
+  'projection.date.type' = 'date',
+  'projection.date.format' = 'yyyy-MM-dd',
+  'projection.date.range' = '2019-11-15,NOW',
+  'projection.date.interval' = '1',
+  'projection.date.interval.unit' = 'DAYS'
+);
+
+CREATE EXTERNAL TABLE `addresses` (
+  `address` STRING COMMENT 'Raw form wc:HEX, upper case: the join key of every address column.',
+  `user_friendly` STRING COMMENT 'User-friendly form as the API prints it (bounceable or not per contract type).',
+  `domain` STRING COMMENT 'DNS name pointing at the address, if any.',
+  `interfaces` ARRAY<STRING> COMMENT 'Contract interfaces the indexer recognised, e.g. wallet_v4r2, jetton_wallet.'
+)
+COMMENT 'One row per address seen in an address book of any response.'
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/addresses/';

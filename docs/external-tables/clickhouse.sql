@@ -1,0 +1,335 @@
+-- ClickHouse: the chain-etl Parquet warehouse as external tables. Generated from the table
+-- definitions by `npm run generate` (scripts/external-tables.ts); do not edit.
+-- Replace s3://your-bucket/chain-etl with where the warehouse folder is. Read docs/external-tables.md first: an
+-- engine that lists the folders also sees files the manifest does not list.
+-- Tables of the S3 engine over each table folder (any S3-compatible endpoint; for a local copy use
+-- the file() table function with the same glob). The partition day is in the path, not in the files:
+-- filter on block_date, the same UTC day, which every fact table holds.
+
+CREATE TABLE `transactions` (
+  `tx_hash` String COMMENT 'Transaction hash (base64), the API form and the key.',
+  `tx_hash_hex` String COMMENT 'The same hash in lower-case hex, as explorers print it.',
+  `account` String COMMENT 'Account the transaction ran on.',
+  `tx_lt` Int64 COMMENT 'Logical time of the transaction; unique per account, not across accounts.',
+  `tx_time` DateTime64(6, 'UTC') COMMENT 'Block time of the transaction (epoch(tx_time) gives the unix seconds of the API utime filters).',
+  `block_date` Date32 COMMENT 'UTC day of tx_time.',
+  `mc_block_seqno` Nullable(Int32) COMMENT 'Masterchain block that committed the transaction (null while not committed).',
+  `block_workchain` Nullable(Int32) COMMENT 'Workchain of the block holding the transaction.',
+  `block_shard` Nullable(String) COMMENT 'Shard of that block as unsigned hex, e.g. 8000000000000000.',
+  `block_seqno` Nullable(Int32) COMMENT 'Seqno of that block in its shard.',
+  `trace_id` Nullable(String) COMMENT 'Trace (tree of transactions caused by one external message) it belongs to.',
+  `trace_external_hash` Nullable(String) COMMENT 'Hash of the external message that started the trace, when there is one.',
+  `prev_tx_hash` String COMMENT 'Hash of the account''s previous transaction (all zero bytes for the first).',
+  `prev_tx_lt` Int64 COMMENT 'Logical time of the account''s previous transaction (0 for the first).',
+  `orig_status` String COMMENT 'Account status before: uninit, frozen, active or nonexist.',
+  `end_status` String COMMENT 'Account status after: uninit, frozen, active or nonexist.',
+  `total_fees` Decimal(38, 0) COMMENT 'Total fees paid, nanoton.',
+  `descr_type` String COMMENT 'Transaction kind: ord, storage, tick_tock, split_prepare, split_install, merge_prepare, merge_install.',
+  `aborted` Nullable(Bool) COMMENT 'The transaction was aborted (its state changes were rolled back).',
+  `destroyed` Nullable(Bool) COMMENT 'The account was destroyed by the transaction.',
+  `credit_first` Nullable(Bool) COMMENT 'Credit phase ran before the storage phase (non-bounceable inbound message).',
+  `is_tock` Nullable(Bool) COMMENT 'Tick-tock transactions: true for tock, false for tick.',
+  `installed` Nullable(Bool) COMMENT 'Split/merge install transactions: whether it was installed.',
+  `storage_fees_collected` Nullable(Decimal(38, 0)) COMMENT 'Storage phase: fees collected, nanoton.',
+  `storage_fees_due` Nullable(Decimal(38, 0)) COMMENT 'Storage phase: fees left due, nanoton.',
+  `storage_status_change` Nullable(String) COMMENT 'Storage phase: unchanged, frozen or deleted.',
+  `due_fees_collected` Nullable(Decimal(38, 0)) COMMENT 'Credit phase: due fees collected, nanoton.',
+  `credit` Nullable(Decimal(38, 0)) COMMENT 'Credit phase: value credited to the account, nanoton.',
+  `compute_skipped` Nullable(Bool) COMMENT 'Compute phase was skipped.',
+  `compute_skip_reason` Nullable(String) COMMENT 'Why it was skipped: no_state, bad_state, no_gas, suspended.',
+  `compute_success` Nullable(Bool) COMMENT 'Compute phase succeeded.',
+  `compute_account_activated` Nullable(Bool) COMMENT 'Compute phase activated the account (deployed its code).',
+  `compute_exit_code` Nullable(Int32) COMMENT 'TVM exit code (0 and 1 mean success).',
+  `compute_exit_arg` Nullable(Int32) COMMENT 'TVM exit argument, when the contract threw one.',
+  `compute_gas_used` Nullable(Int64) COMMENT 'Gas used.',
+  `compute_gas_limit` Nullable(Int64) COMMENT 'Gas limit.',
+  `compute_gas_credit` Nullable(Int64) COMMENT 'Gas credit (external messages).',
+  `compute_gas_fees` Nullable(Decimal(38, 0)) COMMENT 'Gas fees, nanoton.',
+  `compute_vm_steps` Nullable(Int64) COMMENT 'TVM steps executed.',
+  `compute_mode` Nullable(Int32) COMMENT 'TVM mode.',
+  `action_success` Nullable(Bool) COMMENT 'Action phase succeeded.',
+  `action_valid` Nullable(Bool) COMMENT 'Action list was valid.',
+  `action_no_funds` Nullable(Bool) COMMENT 'Action phase ran out of funds.',
+  `action_result_code` Nullable(Int32) COMMENT 'Action phase result code (0 = ok).',
+  `action_result_arg` Nullable(Int32) COMMENT 'Action phase result argument.',
+  `action_tot_actions` Nullable(Int32) COMMENT 'Actions in the action list.',
+  `action_skipped_actions` Nullable(Int32) COMMENT 'Actions skipped.',
+  `action_msgs_created` Nullable(Int32) COMMENT 'Outbound messages created.',
+  `action_total_fwd_fees` Nullable(Decimal(38, 0)) COMMENT 'Forwarding fees of the outbound messages, nanoton.',
+  `action_total_action_fees` Nullable(Decimal(38, 0)) COMMENT 'Action fees, nanoton.',
+  `action_status_change` Nullable(String) COMMENT 'Action phase status change: unchanged, frozen or deleted.',
+  `bounce_type` Nullable(String) COMMENT 'Bounce phase: negfunds, nofunds or ok.',
+  `bounce_req_fwd_fees` Nullable(Decimal(38, 0)) COMMENT 'Bounce phase: forwarding fees required, nanoton.',
+  `bounce_msg_fees` Nullable(Decimal(38, 0)) COMMENT 'Bounce phase: message fees, nanoton.',
+  `bounce_fwd_fees` Nullable(Decimal(38, 0)) COMMENT 'Bounce phase: forwarding fees, nanoton.',
+  `balance_before` Nullable(Decimal(38, 0)) COMMENT 'Account balance before, nanoton (null when the account did not exist).',
+  `balance_after` Nullable(Decimal(38, 0)) COMMENT 'Account balance after, nanoton.',
+  `status_before` Nullable(String) COMMENT 'Account status in the state before (null when the account did not exist).',
+  `status_after` Nullable(String) COMMENT 'Account status in the state after.',
+  `state_hash_before` Nullable(String) COMMENT 'Hash of the account state before.',
+  `state_hash_after` Nullable(String) COMMENT 'Hash of the account state after.',
+  `code_hash_after` Nullable(String) COMMENT 'Hash of the account code after (active accounts).',
+  `data_hash_after` Nullable(String) COMMENT 'Hash of the account data after (active accounts).',
+  `in_msg_hash` Nullable(String) COMMENT 'Hash of the inbound message (null for tick-tock and other transactions without one).',
+  `out_msg_count` Int32 COMMENT 'Outbound messages the transaction sent.',
+  `finality` Nullable(String) COMMENT 'pending, confirmed or finalized; unknown values kept as sent (e.g. unknown_3); null when the API sent none.',
+  `emulated` Nullable(Bool) COMMENT 'The API served an emulated (not yet committed) transaction.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/transactions/**/*.parquet', 'Parquet')
+COMMENT 'One row per transaction, with its description phases and the account state before and after it.';
+
+CREATE TABLE `messages` (
+  `tx_hash` String COMMENT 'Transaction the message belongs to (joins transactions.tx_hash).',
+  `direction` String COMMENT 'in (the message the transaction received) or out (a message it sent).',
+  `msg_hash` String COMMENT 'Message hash (base64).',
+  `tx_lt` Int64 COMMENT 'Logical time of the transaction.',
+  `tx_time` DateTime64(6, 'UTC') COMMENT 'Block time of the transaction.',
+  `block_date` Date32 COMMENT 'UTC day of tx_time.',
+  `trace_id` Nullable(String) COMMENT 'Trace of the transaction.',
+  `source` Nullable(String) COMMENT 'Sender; null for an external inbound message.',
+  `destination` Nullable(String) COMMENT 'Receiver; null for an external outbound message (log).',
+  `value` Nullable(Decimal(38, 0)) COMMENT 'Value carried, nanoton; null for external messages.',
+  `fwd_fee` Nullable(Decimal(38, 0)) COMMENT 'Forwarding fee, nanoton.',
+  `ihr_fee` Nullable(Decimal(38, 0)) COMMENT 'Instant hypercube routing fee, nanoton.',
+  `import_fee` Nullable(Decimal(38, 0)) COMMENT 'Import fee of an external inbound message, nanoton.',
+  `created_lt` Nullable(Int64) COMMENT 'Logical time the message was created at; null for external inbound messages.',
+  `created_time` Nullable(DateTime64(6, 'UTC')) COMMENT 'Time the message was created at; null for external inbound messages.',
+  `opcode` Nullable(Int64) COMMENT 'First 32 bits of the body as an unsigned integer (0 … 4294967295), e.g. 260734629 for 0x0f8a7ea5 (printf(''0x%08x'', opcode) prints the hex form); null when the body is shorter.',
+  `decoded_opcode` Nullable(String) COMMENT 'Name the indexer gives the opcode, e.g. jetton_transfer, text_comment.',
+  `bounce` Nullable(Bool) COMMENT 'Bounceable message.',
+  `bounced` Nullable(Bool) COMMENT 'The message is a bounce of an earlier one.',
+  `ihr_disabled` Nullable(Bool) COMMENT 'Instant hypercube routing disabled.',
+  `body_hash` Nullable(String) COMMENT 'Hash of the body cell.',
+  `body` Nullable(String) COMMENT 'Body as a base64 BoC, as the API sends it: decode any opcode later without refetching.',
+  `comment` Nullable(String) COMMENT 'Text comment: the body decoded when it is opcode 0 followed by text; null otherwise (also for encrypted comments).',
+  `init_state_hash` Nullable(String) COMMENT 'Hash of the StateInit the message carries (deploys); its BoC is not stored.',
+  `msg_hash_norm` Nullable(String) COMMENT 'Normalised hash of an external inbound message (stable across re-signing wallets).'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/messages/**/*.parquet', 'Parquet')
+COMMENT 'One row per message of a transaction: its inbound message (direction in) and each outbound one (direction out). An internal message appears twice, as out of the sending transaction and as in of the receiving one.';
+
+CREATE TABLE `actions` (
+  `action_id` String COMMENT 'Action id: sha256 of the root message hash and the type (changes when the type does).',
+  `trace_id` String COMMENT 'Trace the action was found in; the unit of replacement.',
+  `type` String COMMENT 'Action type, e.g. ton_transfer, jetton_transfer, jetton_swap; new types load as they come.',
+  `success` Nullable(Bool) COMMENT 'Whether the action succeeded.',
+  `start_lt` Int64 COMMENT 'Logical time of its first transaction.',
+  `end_lt` Int64 COMMENT 'Logical time of its last transaction.',
+  `start_time` DateTime64(6, 'UTC') COMMENT 'Time of its first transaction.',
+  `end_time` DateTime64(6, 'UTC') COMMENT 'Time of its last transaction.',
+  `trace_end_lt` Int64 COMMENT 'Logical time at which the whole trace completed: the position the stream pages by.',
+  `trace_end_time` DateTime64(6, 'UTC') COMMENT 'Time at which the whole trace completed.',
+  `block_date` Date32 COMMENT 'UTC day of trace_end_time.',
+  `trace_mc_seqno_end` Int32 COMMENT 'Masterchain block in which the trace completed.',
+  `trace_external_hash` Nullable(String) COMMENT 'Hash of the external message that started the trace.',
+  `trace_external_hash_norm` Nullable(String) COMMENT 'Normalised hash of that external message.',
+  `tx_hashes` Array(String) COMMENT 'Hashes (base64) of the transactions making up the action.',
+  `source` Nullable(String) COMMENT 'Initiating side, lifted from details: sender, owner, old owner or stake holder; null when the type has none.',
+  `destination` Nullable(String) COMMENT 'Receiving side, lifted from details: destination, receiver, new owner, pool or the ticked account.',
+  `asset` Nullable(String) COMMENT 'What moved: the jetton master of jetton actions, the NFT item of NFT actions; null for TON.',
+  `amount` Nullable(Decimal(38, 0)) COMMENT 'How much moved in base units (nanoton when asset is null, jetton units for a jetton); null for NFTs and other types.',
+  `comment` Nullable(String) COMMENT 'Text comment of a transfer (null when encrypted or absent).',
+  `details` Nullable(String) COMMENT 'The full type-specific details object as the API sent it.',
+  `finality` Nullable(String) COMMENT 'pending, confirmed or finalized; unknown values kept as sent.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/actions/**/*.parquet', 'Parquet')
+COMMENT 'One row per action the indexer classified in a completed trace (a transfer, a swap, a deposit…). A trace is replaced as a whole whenever it is read again, so re-classified traces leave no stale actions.';
+
+CREATE TABLE `action_accounts` (
+  `action_id` String COMMENT 'The action (joins actions.action_id).',
+  `account` String COMMENT 'An account the action involves.',
+  `trace_id` String COMMENT 'Trace of the action; rows are replaced per trace like actions.',
+  `trace_end_lt` Int64 COMMENT 'Logical time at which the trace completed.',
+  `trace_end_time` DateTime64(6, 'UTC') COMMENT 'Time at which the trace completed.',
+  `block_date` Date32 COMMENT 'UTC day of trace_end_time.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/action_accounts/**/*.parquet', 'Parquet')
+COMMENT 'One row per account an action involves (wallets, jetton wallets, masters, pools…): the way to find the actions of an account.';
+
+CREATE TABLE `jetton_transfers` (
+  `tx_hash` String COMMENT 'Transaction of the sending jetton wallet that processed the transfer (the key).',
+  `tx_lt` Int64 COMMENT 'Logical time of that transaction.',
+  `tx_time` DateTime64(6, 'UTC') COMMENT 'Block time of that transaction.',
+  `block_date` Date32 COMMENT 'UTC day of tx_time.',
+  `tx_aborted` Nullable(Bool) COMMENT 'Whether it was aborted (always false: the endpoint skips aborted ones; null in 2024-format responses).',
+  `query_id` Decimal(20, 0) COMMENT 'Query id the sender chose (u64).',
+  `jetton_master` Nullable(String) COMMENT 'Jetton master (the token).',
+  `source` Nullable(String) COMMENT 'Owner of the sending jetton wallet.',
+  `destination` Nullable(String) COMMENT 'Owner the jettons were sent to.',
+  `source_wallet` Nullable(String) COMMENT 'Sending jetton wallet.',
+  `amount` Decimal(38, 0) COMMENT 'Amount in raw jetton units (divide by 10^decimals of the jetton for display), exact.',
+  `response_destination` Nullable(String) COMMENT 'Where the excess TON goes.',
+  `forward_ton_amount` Nullable(Decimal(38, 0)) COMMENT 'TON forwarded to the destination owner with the notification, nanoton.',
+  `forward_payload` Nullable(String) COMMENT 'Forward payload as a base64 BoC.',
+  `comment` Nullable(String) COMMENT 'Text comment of the forward payload (opcode 0 + text), decoded.',
+  `custom_payload` Nullable(String) COMMENT 'Custom payload as a base64 BoC.',
+  `trace_id` Nullable(String) COMMENT 'Trace of the transfer.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/jetton_transfers/**/*.parquet', 'Parquet')
+COMMENT 'One row per jetton transfer, keyed by the transaction of the sending jetton wallet. Amounts are raw jetton units (not scaled by decimals).';
+
+CREATE TABLE `validator_events` (
+  `tx_hash` String COMMENT 'Elector transaction that produced the event.',
+  `type` String COMMENT 'stake_accepted, stake_rejected or stake_recovered (other values kept as sent).',
+  `stake_holder` String COMMENT 'Wallet or pool that staked or recovered.',
+  `tx_lt` Int64 COMMENT 'Logical time of the elector transaction.',
+  `tx_time` DateTime64(6, 'UTC') COMMENT 'Time of the elector transaction.',
+  `block_date` Date32 COMMENT 'UTC day of tx_time.',
+  `validator_pubkey` Nullable(String) COMMENT 'Validator public key (hex), for stake events.',
+  `adnl_addr` Nullable(String) COMMENT 'Validator ADNL address (hex), for stake events.',
+  `election_id` Nullable(Int64) COMMENT 'Election id (the unix time the validation round starts).',
+  `query_id` Nullable(Decimal(20, 0)) COMMENT 'Query id of the elector message (u64).',
+  `amount` Decimal(38, 0) COMMENT 'Stake amount, nanoton.',
+  `reason` Nullable(Int32) COMMENT 'Elector reason code of a rejected stake.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/validator_events/**/*.parquet', 'Parquet')
+COMMENT 'One row per stake event of the elector: a stake accepted or rejected, or a stake recovered.';
+
+CREATE TABLE `blocks` (
+  `workchain` Int32 COMMENT 'Workchain of the block: -1 for the masterchain, 0 for the basechain.',
+  `shard` String COMMENT 'Shard of the block as unsigned hex, e.g. 8000000000000000 (the whole workchain).',
+  `seqno` Int32 COMMENT 'Sequence number of the block in its shard.',
+  `root_hash` String COMMENT 'Root hash of the block.',
+  `file_hash` String COMMENT 'File hash of the block.',
+  `block_time` DateTime64(6, 'UTC') COMMENT 'Time the block was generated (gen_utime).',
+  `block_date` Date32 COMMENT 'UTC day of block_time.',
+  `start_lt` Int64 COMMENT 'Logical time the block starts at.',
+  `end_lt` Int64 COMMENT 'Logical time the block ends at.',
+  `tx_count` Nullable(Int32) COMMENT 'Transactions in the block.',
+  `mc_block_seqno` Nullable(Int32) COMMENT 'Masterchain block that references (commits) the block; a masterchain block names itself.',
+  `key_block` Nullable(Bool) COMMENT 'Whether the block is a key block (it changes the configuration or the validator set).',
+  `global_id` Nullable(Int32) COMMENT 'Network id: -239 mainnet, -3 testnet.',
+  `version` Nullable(Int32) COMMENT 'Block format version.',
+  `flags` Nullable(Int32) COMMENT 'Block flags as sent.',
+  `after_merge` Nullable(Bool) COMMENT 'Whether the block follows a merge of two shards.',
+  `before_split` Nullable(Bool) COMMENT 'Whether the shard splits after this block.',
+  `after_split` Nullable(Bool) COMMENT 'Whether the block follows a split of its shard.',
+  `want_merge` Nullable(Bool) COMMENT 'Whether the shard asks to be merged.',
+  `want_split` Nullable(Bool) COMMENT 'Whether the shard asks to be split.',
+  `vert_seqno_incr` Nullable(Bool) COMMENT 'Whether the vertical seqno was incremented.',
+  `vert_seqno` Nullable(Int32) COMMENT 'Vertical sequence number.',
+  `gen_catchain_seqno` Nullable(Int32) COMMENT 'Catchain seqno of the validator session that generated the block.',
+  `min_ref_mc_seqno` Nullable(Int32) COMMENT 'Lowest masterchain block the block refers to.',
+  `prev_key_block_seqno` Nullable(Int32) COMMENT 'Last key block before this block.',
+  `master_ref_seqno` Nullable(Int32) COMMENT 'Masterchain block a shard block refers to (0 for masterchain blocks).',
+  `validator_list_hash_short` Nullable(Int32) COMMENT 'Short hash of the validator list that generated the block.',
+  `rand_seed` Nullable(String) COMMENT 'Random seed of the block.',
+  `created_by` Nullable(String) COMMENT 'Public key of the validator that created the block.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/blocks/**/*.parquet', 'Parquet')
+COMMENT 'One row per block of the masterchain and the shards, keyed by (workchain, shard, seqno).';
+
+CREATE TABLE `jetton_burns` (
+  `tx_hash` String COMMENT 'Transaction of the jetton wallet that processed the burn (the key).',
+  `tx_lt` Int64 COMMENT 'Logical time of that transaction.',
+  `tx_time` DateTime64(6, 'UTC') COMMENT 'Block time of that transaction.',
+  `block_date` Date32 COMMENT 'UTC day of tx_time.',
+  `tx_aborted` Nullable(Bool) COMMENT 'Whether that transaction aborted: then nothing was burnt.',
+  `query_id` Decimal(20, 0) COMMENT 'Query id the owner chose (u64).',
+  `jetton_master` Nullable(String) COMMENT 'Jetton master (the token).',
+  `owner` Nullable(String) COMMENT 'Owner of the burning jetton wallet.',
+  `jetton_wallet` Nullable(String) COMMENT 'Jetton wallet the jettons were burnt from.',
+  `amount` Decimal(38, 0) COMMENT 'Amount burnt in raw jetton units (divide by 10^decimals of the jetton for display), exact.',
+  `response_destination` Nullable(String) COMMENT 'Where the excess TON goes.',
+  `custom_payload` Nullable(String) COMMENT 'Custom payload as a base64 BoC.',
+  `trace_id` Nullable(String) COMMENT 'Trace of the burn.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/jetton_burns/**/*.parquet', 'Parquet')
+COMMENT 'One row per jetton burn, keyed by the transaction of the burning jetton wallet, aborted burns included. Amounts are raw jetton units (not scaled by decimals).';
+
+CREATE TABLE `nft_transfers` (
+  `tx_hash` String COMMENT 'Transaction of the NFT item that processed the transfer (the key).',
+  `tx_lt` Int64 COMMENT 'Logical time of that transaction.',
+  `tx_time` DateTime64(6, 'UTC') COMMENT 'Block time of that transaction.',
+  `block_date` Date32 COMMENT 'UTC day of tx_time.',
+  `tx_aborted` Nullable(Bool) COMMENT 'Whether that transaction aborted: then the owner did not change.',
+  `query_id` Decimal(20, 0) COMMENT 'Query id the old owner chose (u64).',
+  `nft_item` String COMMENT 'NFT item transferred.',
+  `collection` Nullable(String) COMMENT 'Collection of the item (null for an item outside any collection).',
+  `old_owner` Nullable(String) COMMENT 'Owner before the transfer (who sent it).',
+  `new_owner` Nullable(String) COMMENT 'Owner after the transfer.',
+  `response_destination` Nullable(String) COMMENT 'Where the excess TON goes.',
+  `forward_amount` Nullable(Decimal(38, 0)) COMMENT 'TON forwarded to the new owner with the ownership notification, nanoton.',
+  `forward_payload` Nullable(String) COMMENT 'Forward payload as a base64 BoC.',
+  `comment` Nullable(String) COMMENT 'Text comment of the forward payload (opcode 0 + text), decoded.',
+  `custom_payload` Nullable(String) COMMENT 'Custom payload as a base64 BoC.',
+  `trace_id` Nullable(String) COMMENT 'Trace of the transfer.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/nft_transfers/**/*.parquet', 'Parquet')
+COMMENT 'One row per NFT transfer, keyed by the transaction of the NFT item that processed it, aborted transfers included.';
+
+CREATE TABLE `validator_cycles` (
+  `cycle_start_time` DateTime64(6, 'UTC') COMMENT 'Time the cycle starts (utime_since of its validator set).',
+  `cycle_end_time` DateTime64(6, 'UTC') COMMENT 'Time the cycle ends (utime_until of its validator set).',
+  `block_date` Date32 COMMENT 'UTC day of cycle_start_time.',
+  `election_id` Nullable(Int64) COMMENT 'Election that chose the set (the unix time its validation round starts).',
+  `total` Int32 COMMENT 'Validators in the set.',
+  `main` Int32 COMMENT 'Validators of the set that also validate the masterchain.',
+  `total_weight` Decimal(20, 0) COMMENT 'Sum of the validators'' weights.',
+  `total_stake` Nullable(Decimal(38, 0)) COMMENT 'Sum of the validators'' stakes, nanoton.',
+  `min_stake` Nullable(Decimal(38, 0)) COMMENT 'Smallest stake in the set, nanoton.',
+  `max_stake` Nullable(Decimal(38, 0)) COMMENT 'Largest stake in the set, nanoton.',
+  `validators_elected_for` Int32 COMMENT 'Seconds a set validates (config parameter 15).',
+  `elections_start_before` Int32 COMMENT 'Seconds before a cycle starts that its elections open (parameter 15).',
+  `elections_end_before` Int32 COMMENT 'Seconds before a cycle starts that its elections close (parameter 15).',
+  `stake_held_for` Int32 COMMENT 'Seconds stakes stay frozen after the cycle ends (parameter 15).',
+  `max_validators` Int32 COMMENT 'Largest set allowed (parameter 16).',
+  `max_main_validators` Int32 COMMENT 'Most masterchain validators allowed (parameter 16).',
+  `min_validators` Int32 COMMENT 'Smallest set allowed (parameter 16).',
+  `min_stake_limit` Decimal(38, 0) COMMENT 'Smallest stake allowed, nanoton (parameter 17).',
+  `max_stake_limit` Decimal(38, 0) COMMENT 'Largest stake allowed, nanoton (parameter 17).',
+  `min_total_stake` Decimal(38, 0) COMMENT 'Smallest total stake of a set, nanoton (parameter 17).',
+  `max_stake_factor` Int32 COMMENT 'Largest max_factor a validator may set, times 65536 (parameter 17).'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/validator_cycles/**/*.parquet', 'Parquet')
+COMMENT 'One row per validation cycle: its time span, the election that chose its set, the set totals and the elector configuration (parameters 15-17) it ran under.';
+
+CREATE TABLE `validator_cycle_members` (
+  `cycle_start_time` DateTime64(6, 'UTC') COMMENT 'Start of the cycle (joins validator_cycles).',
+  `validator_index` Int32 COMMENT 'Index of the validator in the set (by stake, largest first).',
+  `block_date` Date32 COMMENT 'UTC day of cycle_start_time.',
+  `validator_pubkey` String COMMENT 'Validator public key (hex).',
+  `adnl_addr` Nullable(String) COMMENT 'Validator ADNL address (hex).',
+  `weight` Decimal(20, 0) COMMENT 'Validator weight in the set (its share of total_weight).',
+  `stake_holder` Nullable(String) COMMENT 'Wallet or pool whose stake elected the validator.',
+  `stake` Nullable(Decimal(38, 0)) COMMENT 'Stake of the validator, nanoton.',
+  `max_factor` Nullable(Int32) COMMENT 'Validator max_factor, times 65536.',
+  `complaints` Int32 COMMENT 'Complaints filed against the validator in the cycle.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/validator_cycle_members/**/*.parquet', 'Parquet')
+COMMENT 'One row per validator of a cycle''s set, keyed by (cycle_start_time, validator_index).';
+
+CREATE TABLE `validator_elections` (
+  `election_id` Int64 COMMENT 'Election id: the unix time the elected set starts validating (validator_cycles.election_id).',
+  `elect_close_time` DateTime64(6, 'UTC') COMMENT 'Time the election stopped taking stakes.',
+  `block_date` Date32 COMMENT 'UTC day of election_id (the day the elected set starts validating; the stream''s position).',
+  `min_stake` Decimal(38, 0) COMMENT 'Smallest stake the election accepted, nanoton.',
+  `total_stake` Decimal(38, 0) COMMENT 'Sum of the accepted stakes, nanoton.',
+  `total_participants` Int32 COMMENT 'Stakes accepted.',
+  `failed` Bool COMMENT 'Whether the election failed (no set elected).',
+  `finished` Bool COMMENT 'Whether the election is over (always true: the stream reads an election once it is).'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/validator_elections/**/*.parquet', 'Parquet')
+COMMENT 'One row per election of the elector, keyed by election_id, read once it is finished.';
+
+CREATE TABLE `validator_election_participants` (
+  `election_id` Int64 COMMENT 'Election the stake was made in (joins validator_elections).',
+  `validator_pubkey` String COMMENT 'Validator public key (hex) the stake is for.',
+  `block_date` Date32 COMMENT 'UTC day of the election''s election_id.',
+  `stake_holder` String COMMENT 'Wallet or pool that staked.',
+  `adnl_addr` Nullable(String) COMMENT 'Validator ADNL address (hex).',
+  `stake` Decimal(38, 0) COMMENT 'Stake accepted, nanoton.',
+  `max_factor` Int32 COMMENT 'Validator max_factor, times 65536.',
+  `validator_index` Nullable(Int32) COMMENT 'Index of the validator in the elected set, when the service gives it.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/validator_election_participants/**/*.parquet', 'Parquet')
+COMMENT 'One row per stake accepted in an election, keyed by (election_id, validator_pubkey).';
+
+CREATE TABLE `addresses` (
+  `address` String COMMENT 'Raw form wc:HEX, upper case: the join key of every address column.',
+  `user_friendly` Nullable(String) COMMENT 'User-friendly form as the API prints it (bounceable or not per contract type).',
+  `domain` Nullable(String) COMMENT 'DNS name pointing at the address, if any.',
+  `interfaces` Array(String) COMMENT 'Contract interfaces the indexer recognised, e.g. wallet_v4r2, jetton_wallet.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/addresses/**/*.parquet', 'Parquet')
+COMMENT 'One row per address seen in an address book of any response.';
