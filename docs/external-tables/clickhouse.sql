@@ -325,6 +325,24 @@ CREATE TABLE `validator_election_participants` (
 ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/validator_election_participants/**/*.parquet', 'Parquet')
 COMMENT 'One row per stake accepted in an election, keyed by (election_id, validator_pubkey).';
 
+CREATE TABLE `traces` (
+  `trace_id` String COMMENT 'Trace id: the hash of its first transaction (the key).',
+  `external_hash` Nullable(String) COMMENT 'Hash of the external message that started the trace (null for a tick-tock).',
+  `start_lt` Decimal(20, 0) COMMENT 'Logical time of its first transaction.',
+  `end_lt` Decimal(20, 0) COMMENT 'Logical time of its last transaction, when the trace completed: the position the stream pages by.',
+  `start_time` DateTime64(6, 'UTC') COMMENT 'Time of its first transaction.',
+  `end_time` DateTime64(6, 'UTC') COMMENT 'Time of its last transaction.',
+  `block_date` Date32 COMMENT 'UTC day of end_time.',
+  `mc_seqno_start` Int32 COMMENT 'Masterchain block holding its first transaction.',
+  `mc_seqno_end` Int32 COMMENT 'Masterchain block in which it completed (joins actions.trace_mc_seqno_end).',
+  `tx_count` Int32 COMMENT 'Transactions in the trace.',
+  `msg_count` Int32 COMMENT 'Messages in the trace as the indexer counts them (the external message that started it included).',
+  `trace_state` String COMMENT 'complete (the stream stores no other state; pending and broken traces are left out).',
+  `classification_state` String COMMENT 'Whether the indexer has classified its actions: unclassified, ok, failed or broken; unknown values kept as sent. Re-read over actions_overlap.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/traces/**/*.parquet', 'Parquet')
+COMMENT 'One row per complete trace: the tree of transactions one external message (or a tick-tock) set off, keyed by trace_id; its transactions carry the same trace_id. A trace is stored once complete and its row replaced when read again (classification comes later).';
+
 CREATE TABLE `addresses` (
   `address` String COMMENT 'Raw form wc:HEX, upper case: the join key of every address column.',
   `user_friendly` Nullable(String) COMMENT 'User-friendly form as the API prints it (bounceable or not per contract type).',

@@ -377,6 +377,28 @@ LOCATION 's3://your-bucket/chain-etl/validator_election_participants'
 COMMENT 'One row per stake accepted in an election, keyed by (election_id, validator_pubkey).';
 ALTER TABLE `validator_election_participants` RECOVER PARTITIONS;
 
+CREATE TABLE `traces` (
+  `trace_id` STRING COMMENT 'Trace id: the hash of its first transaction (the key).',
+  `external_hash` STRING COMMENT 'Hash of the external message that started the trace (null for a tick-tock).',
+  `start_lt` DECIMAL(20,0) COMMENT 'Logical time of its first transaction.',
+  `end_lt` DECIMAL(20,0) COMMENT 'Logical time of its last transaction, when the trace completed: the position the stream pages by.',
+  `start_time` TIMESTAMP COMMENT 'Time of its first transaction.',
+  `end_time` TIMESTAMP COMMENT 'Time of its last transaction.',
+  `block_date` DATE COMMENT 'UTC day of end_time.',
+  `mc_seqno_start` INT COMMENT 'Masterchain block holding its first transaction.',
+  `mc_seqno_end` INT COMMENT 'Masterchain block in which it completed (joins actions.trace_mc_seqno_end).',
+  `tx_count` INT COMMENT 'Transactions in the trace.',
+  `msg_count` INT COMMENT 'Messages in the trace as the indexer counts them (the external message that started it included).',
+  `trace_state` STRING COMMENT 'complete (the stream stores no other state; pending and broken traces are left out).',
+  `classification_state` STRING COMMENT 'Whether the indexer has classified its actions: unclassified, ok, failed or broken; unknown values kept as sent. Re-read over actions_overlap.',
+  `date` DATE COMMENT 'UTC day of the Hive partition folder (date=YYYY-MM-DD)'
+)
+USING PARQUET
+PARTITIONED BY (`date`)
+LOCATION 's3://your-bucket/chain-etl/traces'
+COMMENT 'One row per complete trace: the tree of transactions one external message (or a tick-tock) set off, keyed by trace_id; its transactions carry the same trace_id. A trace is stored once complete and its row replaced when read again (classification comes later).';
+ALTER TABLE `traces` RECOVER PARTITIONS;
+
 CREATE TABLE `addresses` (
   `address` STRING COMMENT 'Raw form wc:HEX, upper case: the join key of every address column.',
   `user_friendly` STRING COMMENT 'User-friendly form as the API prints it (bounceable or not per contract type).',
