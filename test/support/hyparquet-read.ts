@@ -4,19 +4,14 @@
  * decoded from what the file holds rather than from hyparquet's conveniences (it turns decimals into
  * JS numbers, which are not exact above 2^53; here they are decoded from their bytes).
  */
-import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
 import type { AnyTable, Row } from '../../src/core/table.js';
 import { utcDay } from '../../src/core/utc-day.js';
 
 type FileMetaData = ReturnType<typeof parquetMetadata>;
 type SchemaElement = FileMetaData['schema'][number];
-
-/** DuckDB compresses with ZSTD; hyparquet brings no ZSTD decoder and Node 20 has none: Debian's `zstd` decodes each page. */
-const compressors = {
-  ZSTD: (input: Uint8Array): Uint8Array => new Uint8Array(execFileSync('zstd', ['-d', '-c', '-q'], { input })),
-};
 
 /** Raw values where hyparquet would convert: micros and days as numbers, JSON as its text. */
 const parsers = {
