@@ -658,7 +658,7 @@ COMMENT ON COLUMN "_etl_runs"."command" IS 'Command line verb, e.g. sync or back
 COMMENT ON COLUMN "_etl_runs"."started_at" IS 'When the run started.';
 COMMENT ON COLUMN "_etl_runs"."ended_at" IS 'When the run ended; null while running.';
 COMMENT ON COLUMN "_etl_runs"."status" IS 'running, ok, failed, interrupted, or abandoned (the process died mid-run: killed, or a second SIGINT/SIGTERM).';
-COMMENT ON COLUMN "_etl_runs"."rows" IS 'Rows committed per stream, {"stream": count}.';
+COMMENT ON COLUMN "_etl_runs"."rows" IS 'Rows committed per stream, {"stream": count}; the time of each snapshot taken under "snapshot_time", {"stream": "ISO time"}.';
 COMMENT ON COLUMN "_etl_runs"."requests" IS 'HTTP requests made per stream, {"stream": count}.';
 COMMENT ON COLUMN "_etl_runs"."retries" IS 'HTTP retries over the whole run.';
 COMMENT ON COLUMN "_etl_runs"."error" IS 'Error message (with causes) when the run failed.';

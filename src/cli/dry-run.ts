@@ -6,7 +6,8 @@
 import { existsSync } from 'node:fs';
 import type { Plan, PlanContext, PlannedStream, StoredCheckpoint } from '../run/plan.js';
 import { estimateJob, estimatedSeconds, type JobEstimate } from '../run/estimate.js';
-import type { PositionAxis } from '../core/stream.js';
+import { isSnapshot, type PositionAxis } from '../core/stream.js';
+import { snapshotCost } from './snapshot-dry-run.js';
 import { readWarehouseFacts } from '../load/read-only-warehouse.js';
 import type { Pipeline } from '../config/index.js';
 import type { Landmarks } from '../extract/landmarks.js';
@@ -47,7 +48,14 @@ export async function dryRun(session: Session, command: string, plan: (ctx: Plan
     '',
     `${'stream'.padEnd(20)} ${'from'.padEnd(46)} ${'to'.padEnd(46)} ${'requests≈'.padStart(10)} ${'time≈'.padStart(7)}`,
   ];
+  let snapshotRequests = 0;
   for (const { stream } of session.streams) {
+    if (isSnapshot(stream)) {
+      const cost = await snapshotCost(stream, planned, session.v3, signal);
+      lines.push(cost.line);
+      snapshotRequests += cost.requests;
+      continue;
+    }
     const jobs = estimates.filter((e) => e.job.stream.name === stream.name);
     if (jobs.length === 0) lines.push(`${stream.name.padEnd(20)} nothing to fetch`);
     for (const { job, requests } of jobs) {
@@ -55,7 +63,7 @@ export async function dryRun(session: Session, command: string, plan: (ctx: Plan
       lines.push(`${stream.name.padEnd(20)} ${(await at(stream.axis, job.from)).padEnd(46)} ${(await at(stream.axis, job.to)).padEnd(46)} ${String(requests).padStart(10)} ${formatSeconds(seconds).padStart(7)}`);
     }
   }
-  const requests = estimates.reduce((sum, e) => sum + e.requests, 0);
+  const requests = estimates.reduce((sum, e) => sum + e.requests, snapshotRequests);
   lines.push(
     '',
     `total≈ ${requests} requests, ${formatSeconds(estimatedSeconds(requests, rps, concurrency, latencyMs))} at ${rps} requests/s ` +

@@ -13,6 +13,7 @@ import { ProgressReporter } from './progress.js';
 import { closeAbandonedRuns } from './abandoned-runs.js';
 import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './warehouse-scope.js';
 import { wellFormedText } from '../core/storable.js';
+import { isSnapshot } from '../core/stream.js';
 
 export interface RunSummary {
   /** Rows and pages committed, by stream. */
@@ -35,6 +36,7 @@ export async function executeRun(
   const runId = randomUUID();
   const startedAt = Math.floor(Date.now() / 1000);
   const rows: Record<string, number> = {};
+  const snapshotTimes: Record<string, string> = {};
   const requests: Record<string, number> = {};
   let tip: Landmark | undefined;
   const record = (status: string, error: string | null): Promise<void> =>
@@ -44,7 +46,8 @@ export async function executeRun(
       started_at: startedAt,
       ended_at: status === 'running' ? null : Math.floor(Date.now() / 1000),
       status,
-      rows: JSON.stringify(rows),
+      // The time of each snapshot taken, beside the row counts: {"snapshot_time": {"stream": "…Z"}}.
+      rows: JSON.stringify(Object.keys(snapshotTimes).length === 0 ? rows : { ...rows, snapshot_time: snapshotTimes }),
       requests: JSON.stringify({ ...requests, total: session.http.stats.requests }),
       retries: session.http.stats.retries,
       error,
@@ -68,6 +71,10 @@ export async function executeRun(
     tip = await runTip(session, signal);
     await checkChain(session, stored, signal);
     const planned = await plan({ landmarks: session.landmarks, tip, stored, scopeOf: scopeRecorder(session, stored, tip), signal });
+    for (const skip of planned.skipped ?? []) {
+      session.logger.info({ stream: skip.stream, lastSnapshot: isoSeconds(skip.last), due: isoSeconds(skip.due) }, `${skip.stream}: its last snapshot is younger than its refresh interval: skipped until it is due`);
+    }
+    for (const job of planned.snapshots ?? []) snapshotTimes[job.stream.name] = isoSeconds(job.time);
     const results = await runJobs(
       { api: session.v3, sink: session.sink, concurrency: session.pipeline.rate.concurrency, signal, strict, onProgress },
       planned,
@@ -90,6 +97,10 @@ export async function executeRun(
 
 /** The run's frozen upper bound. The actions re-scan starts below the previous checkpoint: read that far below the tip at once. */
 export function runTip(session: Session, signal: AbortSignal): Promise<Landmark> {
-  const reach = session.streams.some(({ stream }) => stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
+  const reach = session.streams.some(({ stream }) => !isSnapshot(stream) && stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
   return session.landmarks.settledTip(session.pipeline.lag.mcBlocks, { signal, reach });
+}
+
+function isoSeconds(unix: number): string {
+  return new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
 }

@@ -12,7 +12,7 @@ import { decodeCheckpoint, encodeCheckpoint } from '../core/checkpoint.js';
 import { maxBig, minBig, type Range } from '../core/coverage.js';
 import type { Plan, PlanContext, PlannedStream } from '../run/plan.js';
 import type { StreamJob } from '../run/runner.js';
-import type { StreamDefinition } from '../core/stream.js';
+import { isSnapshot, type StreamDefinition } from '../core/stream.js';
 import { StreamProgress } from '../core/stream-progress.js';
 import type { ManifestFile, SetAsideFile } from '../load/parquet-manifest.js';
 import { ParquetSink } from '../load/parquet-sink.js';
@@ -125,6 +125,8 @@ export async function planRepair(planned: readonly PlannedStream[], setAside: re
   const progress: StreamProgress[] = [];
   for (const entry of planned) {
     const { stream } = entry;
+    // A snapshot stream has no ranges: its next snapshot reads its whole scope again.
+    if (isSnapshot(stream)) continue;
     const stored = ctx.stored.get(stream.name);
     if (stored === undefined) continue;
     const record = new StreamProgress(stream.name, ctx.scopeOf(entry), stored.record, stored.text);

@@ -91,7 +91,7 @@ export function apiClient(pipeline: Pipeline, logger: Logger, options: Pick<ApiC
 
 /** The pipeline's streams with their filters, in the order of STREAM_NAMES. */
 export function plannedStreams(pipeline: Pipeline): PlannedStream[] {
-  return pipeline.streamNames.map((name) => ({ stream: streamByName(name), filters: pipeline.streams[name] ?? {} }));
+  return pipeline.streamNames.map((name) => ({ stream: streamByName(name), filters: pipeline.streams[name] ?? {}, refresh: pipeline.refresh[name] }));
 }
 
 /** Every table the selected streams write, plus the addresses dimension; each once. */

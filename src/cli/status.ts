@@ -9,13 +9,14 @@ import type { Logger } from 'pino';
 import { loadPipeline, type Pipeline } from '../config/index.js';
 import { createLogger } from '../core/logger.js';
 import { positionOf, tipPosition, type PlannedStream } from '../run/plan.js';
-import type { PositionAxis } from '../core/stream.js';
+import { isSnapshot, type PositionAxis } from '../core/stream.js';
 import { V3Api } from '../api/v3.js';
 import { Landmarks, type Landmark } from '../extract/landmarks.js';
 import { readWarehouseFacts } from '../load/read-only-warehouse.js';
 import { apiClient, plannedStreams, warehouseTables } from './session.js';
 import { streamStatus, streamStatusLines, type Distance, type StreamStatus } from './stream-status.js';
 import { decodeCheckpoint } from '../core/checkpoint.js';
+import { snapshotStatus, snapshotStatusLines, type SnapshotStatus } from './snapshot-status.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { activeRedactor } from '../core/secret-scope.js';
 
@@ -56,7 +57,11 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       pipeline: pipeline.file,
       sink: pipeline.sink,
       tip: chain.tip === undefined ? { error: chain.unknownBecause ?? 'unknown' } : { seqno: chain.tip.seqno, end_lt: chain.tip.endLt.toString(), utime: chain.tip.utime },
-      streams: streams.map(({ stream }) => streamStatus(stream, stored.checkpoints.get(stream.name), chain.tip, chain.starts.get(stream.axis), chain.distances.get(stream.name))),
+      streams: streams.map(({ stream, refresh }) =>
+        isSnapshot(stream)
+          ? snapshotStatus(stream.name, stored.checkpoints.get(stream.name), refresh)
+          : streamStatus(stream, stored.checkpoints.get(stream.name), chain.tip, chain.starts.get(stream.axis), chain.distances.get(stream.name)),
+      ),
       tables: stored.rows,
       rejects: stored.rejects,
       runs: stored.runs,
@@ -70,7 +75,7 @@ interface StatusReport {
   pipeline: string;
   sink: Pipeline['sink'];
   tip: { seqno: number; end_lt: string; utime: number } | { error: string };
-  streams: StreamStatus[];
+  streams: (StreamStatus | SnapshotStatus)[];
   tables: Readonly<Record<string, number>>;
   rejects: number;
   runs: readonly Record<string, unknown>[];
@@ -99,7 +104,7 @@ async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], c
   }
   const starts = new Map(offline.starts);
   if (pipeline.start.kind !== 'tip') {
-    for (const axis of new Set(streams.map(({ stream }) => stream.axis))) {
+    for (const axis of new Set(streams.flatMap(({ stream }) => (isSnapshot(stream) ? [] : [stream.axis])))) {
       if (starts.has(axis)) continue;
       // Without it, status shows no hole before the first covered range; the rest stands.
       const position = await positionOf(pipeline.start, axis, { landmarks, tip, signal }).catch(() => undefined);
@@ -109,7 +114,7 @@ async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], c
   const distances = new Map<string, Distance>();
   for (const { stream } of streams) {
     const stored = checkpoints.get(stream.name);
-    if (stored === undefined) continue;
+    if (stored === undefined || isSnapshot(stream)) continue;
     // Without it, status shows the distance in positions only.
     const distance = await distanceToTip(landmarks, stream.axis, decodeCheckpoint(stored).position, tip, signal).catch(() => undefined);
     if (distance !== undefined) distances.set(stream.name, distance);
@@ -137,7 +142,7 @@ function formatStatus(report: StatusReport): string {
   const lines = [`pipeline ${report.pipeline} → ${report.sink.kind} ${report.sink.path}`];
   lines.push('error' in report.tip ? `settled tip: unknown (${report.tip.error}); distances to it are not shown` : `settled tip: masterchain ${report.tip.seqno}, lt ${report.tip.end_lt}`);
   lines.push('', 'stream             checkpoint            behind the tip');
-  for (const status of report.streams) lines.push(...streamStatusLines(status, report.pipeline));
+  for (const status of report.streams) lines.push(...(status.axis === 'snapshot' ? snapshotStatusLines(status) : streamStatusLines(status, report.pipeline)));
   lines.push('', 'table              rows');
   for (const [name, rows] of Object.entries(report.tables)) lines.push(`${name.padEnd(18)} ${rows}`);
   lines.push(`${'_etl_rejects'.padEnd(18)} ${report.rejects}`, '', 'last runs');

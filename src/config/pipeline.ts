@@ -30,6 +30,8 @@ export interface PipelineSettings {
   readonly streams: PipelineStreams;
   /** The keys of `streams`, in the order of STREAM_NAMES (not the file's). */
   readonly streamNames: readonly StreamName[];
+  /** Snapshot streams' `refresh.every` in seconds, for those that set it: a sync skips them until it has passed. */
+  readonly refresh: { readonly [S in StreamName]?: number };
   readonly sink: {
     readonly kind: SinkKind;
     readonly path: string;
@@ -60,6 +62,7 @@ export class Pipeline implements PipelineSettings {
   readonly actionsOverlap: PipelineSettings['actionsOverlap'];
   readonly streams: PipelineStreams;
   readonly streamNames: readonly StreamName[];
+  readonly refresh: PipelineSettings['refresh'];
   readonly sink: PipelineSettings['sink'];
   readonly #apiKey: string | undefined;
 
@@ -76,6 +79,7 @@ export class Pipeline implements PipelineSettings {
     this.actionsOverlap = s.actionsOverlap;
     this.streams = s.streams;
     this.streamNames = s.streamNames;
+    this.refresh = s.refresh;
     this.sink = s.sink;
     this.#apiKey = apiKey;
     Object.freeze(this);
@@ -101,6 +105,7 @@ export class Pipeline implements PipelineSettings {
       lag: this.lag,
       actionsOverlap: this.actionsOverlap,
       streams: this.streams,
+      ...(Object.keys(this.refresh).length === 0 ? {} : { refresh: this.refresh }),
       sink: this.sink,
     };
   }

@@ -9,6 +9,7 @@ import { Pipeline, type PipelineStreams, type StartPoint } from './pipeline.js';
 import { SINK_KINDS, type PipelineFile, type SinkKind } from './schema.js';
 import { oneOf } from '../options/show.js';
 import { STREAM_NAMES, type StreamName } from '../streams/index.js';
+import { REFRESH_KEY } from './stream-filters.js';
 import type { YamlSource } from './yaml-source.js';
 
 /** Command-line values that replace the file's (named after the flags that carry them). */
@@ -55,6 +56,7 @@ export function resolvePipeline(
       actionsOverlap: { mcBlocks: file.actions_overlap.mc_blocks },
       streams: streams(file.streams, streamNames),
       streamNames,
+      refresh: refreshSeconds(file.streams, streamNames),
       sink: sink(file.sink, source, overrides),
     },
     apiKey,
@@ -109,7 +111,18 @@ function startPoint(start: PipelineFile['start']): StartPoint {
 
 /** Each selected stream's filters under their TypeScript names (`owner_addresses` → `ownerAddresses`). */
 function streams(file: PipelineFile['streams'], names: readonly StreamName[]): PipelineStreams {
-  return Object.fromEntries(names.map((name) => [name, inTypeScriptNames(file[name] ?? {})])) as PipelineStreams;
+  return Object.fromEntries(names.map((name) => [name, inTypeScriptNames(withoutRefresh(file[name] ?? {}))])) as PipelineStreams;
+}
+
+/** Each snapshot stream's `refresh.every` that the file sets, in seconds. */
+function refreshSeconds(file: PipelineFile['streams'], names: readonly StreamName[]): Pipeline['refresh'] {
+  const every = (name: StreamName): number | undefined => (file[name] as { [REFRESH_KEY]?: { every?: number } } | null | undefined)?.[REFRESH_KEY]?.every;
+  return Object.fromEntries(names.flatMap((name) => (every(name) === undefined ? [] : [[name, every(name)!]])));
+}
+
+function withoutRefresh(entry: object): object {
+  const { [REFRESH_KEY]: _refresh, ...filters } = entry as Record<string, unknown>;
+  return filters;
 }
 
 function sink(file: PipelineFile['sink'], source: YamlSource, overrides: PipelineOverrides): Pipeline['sink'] {

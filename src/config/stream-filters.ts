@@ -1,15 +1,27 @@
 import { z } from 'zod';
-import { inTypeScriptNames, type StreamDefinition } from '../core/stream.js';
+import { inTypeScriptNames, isSnapshot, type AnyStream } from '../core/stream.js';
 import { describeProblem } from '../options/expect.js';
-import { closedMap } from '../options/fields.js';
+import { closedMap, duration } from '../options/fields.js';
 import { oneOf } from '../options/show.js';
-import { STREAM_NAMES, streams } from '../streams/index.js';
+import { STREAM_NAMES, allStreams } from '../streams/index.js';
 import '../options/meta.js';
 
-/** A stream's entry under `streams:`: its filters in a closed map, documented by the stream. */
-function entry(stream: StreamDefinition) {
-  return closedMap(stream.filters, { noun: 'filter', where: `for ${stream.name}`, listName: `${stream.name} filters` })
-    .superRefine((filters, ctx) => {
+/** The key every snapshot stream's entry has beside its filters: how often a sync takes a new snapshot. */
+export const REFRESH_KEY = 'refresh';
+
+const refresh = closedMap(
+  { every: duration().meta({ description: 'Take a new snapshot only when the last complete one is at least this old (30m, 6h, 1d).', typeLabel: 'duration' }) },
+  { noun: 'key', where: 'for refresh', listName: 'refresh keys' },
+)
+  .optional()
+  .meta({ description: 'How often a sync takes a new snapshot of this state; a sync before it is due skips the stream and says so. Without it every sync takes one.', typeLabel: 'map' });
+
+/** A stream's entry under `streams:`: its filters in a closed map, documented by the stream (a snapshot stream's with `refresh`). */
+function entry(stream: AnyStream) {
+  const shape = isSnapshot(stream) ? { ...stream.filters, [REFRESH_KEY]: refresh } : stream.filters;
+  return closedMap(shape, { noun: 'filter', where: `for ${stream.name}`, listName: `${stream.name} filters` })
+    .superRefine((entry, ctx) => {
+      const { [REFRESH_KEY]: _refresh, ...filters } = entry;
       const conflict = stream.conflictIn?.(inTypeScriptNames(filters));
       if (conflict !== undefined) ctx.addIssue({ code: 'custom', message: conflict });
     })
@@ -41,7 +53,7 @@ const atLeastOne = `at least one of ${oneOf(STREAM_NAMES)}`;
 export function streamsField() {
   return z.preprocess(
     namesToMap,
-    closedMap(Object.fromEntries(streams.map((stream) => [stream.name, entry(stream)])), {
+    closedMap(Object.fromEntries(allStreams.map((stream) => [stream.name, entry(stream)])), {
       noun: 'stream',
       listName: 'streams',
       expected: `a list of stream names or a map from name to filters (${STREAM_NAMES.join(', ')})`,

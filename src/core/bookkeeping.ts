@@ -43,7 +43,7 @@ export const etlRuns = defineTable({
     started_at: timestamptz.doc('When the run started.'),
     ended_at: timestamptz.nullable().doc('When the run ended; null while running.'),
     status: text.doc('running, ok, failed, interrupted, or abandoned (the process died mid-run: killed, or a second SIGINT/SIGTERM).'),
-    rows: json.doc('Rows committed per stream, {"stream": count}.'),
+    rows: json.doc('Rows committed per stream, {"stream": count}; the time of each snapshot taken under "snapshot_time", {"stream": "ISO time"}.'),
     requests: json.doc('HTTP requests made per stream, {"stream": count}.'),
     retries: int32.doc('HTTP retries over the whole run.'),
     error: text.nullable().doc('Error message (with causes) when the run failed.'),

@@ -2,7 +2,8 @@
  * A stream's checkpoint row: where a sync continues, the ranges the warehouse holds completely, and
  * the scope (network, service, filters) they were loaded with. Stored as JSON text,
  * `{"position":"N","covered":[["a","b"],…],"scope":{…}}`; a row written by an earlier release holds
- * `{"position":"N"}` only (its coverage and scope are unknown).
+ * `{"position":"N"}` only (its coverage and scope are unknown). A snapshot stream's row holds the
+ * time of its last complete snapshot as `position` (-1 before any), no coverage, and `pending`.
  */
 import { Coverage, type Range } from './coverage.js';
 import type { StreamScope } from './scope.js';
@@ -11,6 +12,11 @@ export interface StreamCheckpoint {
   /** Everything up to here is done: a sync continues after it. At least the end of `covered`. */
   readonly position: bigint;
   readonly covered: Coverage;
+  /**
+   * Snapshot streams only: the times (unix seconds) of snapshots started and not completed, whose
+   * rows may still be in the tables; the next complete snapshot deletes them. Absent when none.
+   */
+  readonly pending?: readonly bigint[];
   /** Undefined for a row of an earlier release. */
   readonly scope: StreamScope | undefined;
 }
@@ -19,6 +25,7 @@ export function encodeCheckpoint(checkpoint: StreamCheckpoint): string {
   return JSON.stringify({
     position: checkpoint.position.toString(),
     covered: checkpoint.covered.ranges.map((r) => [r.from.toString(), r.to.toString()]),
+    ...(checkpoint.pending === undefined || checkpoint.pending.length === 0 ? {} : { pending: checkpoint.pending.map(String) }),
     ...(checkpoint.scope === undefined ? {} : { scope: checkpoint.scope }),
   });
 }
@@ -37,7 +44,8 @@ export function decodeCheckpoint(text: string): StreamCheckpoint {
       ranges.push({ from: BigInt(pair[0] as string), to: BigInt(pair[1] as string) });
     }
   }
-  return { position: BigInt(parsed.position), covered: new Coverage(ranges), scope: isRecord(parsed.scope) ? (parsed.scope as unknown as StreamScope) : undefined };
+  const pending = Array.isArray(parsed.pending) ? parsed.pending.filter((p): p is string => typeof p === 'string' && INTEGER.test(p)).map(BigInt) : [];
+  return { position: BigInt(parsed.position), covered: new Coverage(ranges), ...(pending.length === 0 ? {} : { pending }), scope: isRecord(parsed.scope) ? (parsed.scope as unknown as StreamScope) : undefined };
 }
 
 const INTEGER = /^-?\d+$/;

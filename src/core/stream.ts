@@ -51,7 +51,8 @@ export type FiltersOf<Shape extends FilterShape> = {
   readonly [Name in keyof z.output<z.ZodObject<Shape>> as CamelCase<Name & string>]?: Exclude<z.output<z.ZodObject<Shape>>[Name], undefined>;
 };
 
-export interface StreamDefinition<Item = unknown, Filters = unknown> {
+/** What every stream declares, whether paged by a position or read as a snapshot. */
+export interface StreamBase<Item, Filters> {
   /** Stream name as written in pipeline files. */
   readonly name: string;
   /** What the stream holds, one sentence for the pipeline file's docs (`streams.<name>`). */
@@ -66,19 +67,24 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> {
   conflictIn?(filters: Filters): string | undefined;
   /** Tables its rows go to (the `addresses` dimension is filled by every stream from address books). */
   readonly tables: readonly AnyTable[];
-  readonly axis: PositionAxis;
   /** API path it reads, e.g. `/api/v3/transactions` (also names it in rejects and errors). */
   readonly endpoint: string;
   /** Where the items are in a response page. */
   readonly itemsKey: string;
-  /** The largest page the service serves for this stream's query (100 where a response lists members), when below the run's page size. */
-  readonly maxPageLimit?: number;
-  /** The query of one page, its keys in the order they are sent. */
-  query(filters: Filters, page: PageRequest): QueryParams;
   /** Whether the stream asks for the response's `metadata` (false sends `X-No-Metadata: true`). */
   readonly metadata: boolean;
   /** The item's wire schema: the API's JSON → a validated Item (bigints for 64-bit values). */
   readonly item: z.ZodType<Item>;
+  /** Identity of the item within the stream (dedupes items seen twice at a page edge; a snapshot's key seen twice breaks its paging contract). */
+  key(item: Item): string;
+}
+
+export interface StreamDefinition<Item = unknown, Filters = unknown> extends StreamBase<Item, Filters> {
+  readonly axis: PositionAxis;
+  /** The largest page the service serves for this stream's query (100 where a response lists members), when below the run's page size. */
+  readonly maxPageLimit?: number;
+  /** The query of one page, its keys in the order they are sent. */
+  query(filters: Filters, page: PageRequest): QueryParams;
   /** Re-scanned over a trailing overlap on every run and replaced by `replaceBy` (actions: trace completion is late). */
   readonly rescansOverlap: boolean;
   /**
@@ -98,8 +104,6 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> {
   settled?(item: Item): boolean;
   /** The item's position on the stream's axis (tx lt, trace_end_lt, utime…). */
   position(item: Item): bigint;
-  /** Identity of the item within the stream (dedupes items seen twice at a page edge). */
-  key(item: Item): string;
   /** Pure and synchronous: the rows one item contributes to each table. */
   toRows(item: Item): RowsByTable;
 }
@@ -114,4 +118,39 @@ export function defineStream<const Name extends string, Item, const Shape extend
 /** A typed `[table name, rows]` entry of `toRows`: `new Map([tableRows(t, rows)])`. */
 export function tableRows<T extends AnyTable>(table: T, rows: readonly RowOf<T>[]): [string, readonly Row[]] {
   return [table.name, rows];
+}
+
+/** One request of a snapshot page: `limit` items from `offset` in the service's stable order. */
+export interface SnapshotPageRequest {
+  readonly limit: number;
+  readonly offset: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A snapshot stream: state, not events (jetton wallets, NFT items). The service lists the current
+ * state in a stable order and has no position filter, so every run reads the whole scope its filters
+ * select by offset, stamps each row with the run's `snapshot_time`, upserts by key, and at the end
+ * deletes the rows it did not see (docs/design.md §2). A pipeline may run it less often (`refresh`).
+ */
+export interface SnapshotDefinition<Item = unknown, Filters = unknown> extends StreamBase<Item, Filters> {
+  readonly kind: 'snapshot';
+  /** The query of one page (filters, limit, offset; never a sort, which would leave the stable order). */
+  query(filters: Filters, page: SnapshotPageRequest): QueryParams;
+  /** Pure and synchronous: the rows one item contributes to each table (each has `snapshot_time`), stamped with the snapshot's time (unix seconds). */
+  toRows(item: Item, snapshotTime: number): RowsByTable;
+}
+
+/** Any registered stream: paged by a position, or read whole as a snapshot. */
+export type AnyStream = StreamDefinition | SnapshotDefinition;
+
+export function isSnapshot(stream: AnyStream): stream is SnapshotDefinition {
+  return 'kind' in stream && stream.kind === 'snapshot';
+}
+
+/** As `defineStream`, for a snapshot stream. */
+export function defineSnapshot<const Name extends string, Item, const Shape extends FilterShape>(
+  definition: SnapshotDefinition<Item, FiltersOf<Shape>> & { readonly name: Name; readonly filters: Shape },
+): SnapshotDefinition<Item, FiltersOf<Shape>> & { readonly name: Name } {
+  return definition;
 }

@@ -92,3 +92,17 @@ export function logicalTime() {
     return z.NEVER;
   });
 }
+
+const DURATION = 'a duration such as 30m, 6h or 1d (s, m, h, d), or whole seconds';
+const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A span of time in whole seconds: `30m`, `6h`, `1d`, or a number of seconds. */
+export function duration() {
+  return z.unknown().transform((value, ctx) => {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+    const match = typeof value === 'string' ? /^(\d{1,9})\s*([smhd])$/.exec(value.trim()) : null;
+    if (match !== null) return Number(match[1]) * DURATION_UNITS[match[2]!]!;
+    ctx.addIssue({ code: 'custom', input: value, message: describeProblem({ expected: DURATION }, value) });
+    return z.NEVER;
+  });
+}

@@ -6,7 +6,7 @@
  * yet, so it resumes, and a sync after it continues from its end.
  */
 import type { Pipeline, StartPoint } from '../config/index.js';
-import type { StreamDefinition, PositionAxis } from '../core/stream.js';
+import { isSnapshot, type AnyStream, type PositionAxis, type StreamDefinition } from '../core/stream.js';
 import type { Landmark, Landmarks } from '../extract/landmarks.js';
 import type { StreamJob } from './runner.js';
 import type { StreamCheckpoint } from '../core/checkpoint.js';
@@ -14,10 +14,14 @@ import { Coverage, minBig } from '../core/coverage.js';
 import type { StreamScope } from '../core/scope.js';
 import { StreamProgress } from '../core/stream-progress.js';
 import { ConfigError } from '../core/errors.js';
+import { planSnapshots, type SkippedSnapshot } from './snapshot-plan.js';
+import type { SnapshotJob } from './snapshot-job.js';
 
-export interface PlannedStream {
-  readonly stream: StreamDefinition;
+export interface PlannedStream<Stream extends AnyStream = AnyStream> {
+  readonly stream: Stream;
   readonly filters: unknown;
+  /** A snapshot stream's `refresh.every`, seconds: a sync skips it while its last snapshot is younger. */
+  readonly refresh?: number;
 }
 
 /** A point on the chain as the CLI takes it: `2024-01-01`, `lt:N`, `mc:N`, or a pipeline start. */
@@ -37,12 +41,18 @@ export interface PlanContext {
   /** The scope this run loads each stream with (already checked against the stored one). */
   readonly scopeOf: (planned: PlannedStream) => StreamScope;
   readonly signal?: AbortSignal;
+  /** Unix seconds now: the time of the snapshots this run takes. @default the clock */
+  readonly now?: number;
 }
 
 export interface Plan {
   readonly jobs: readonly StreamJob[];
-  /** Every planned stream's record, also those with nothing to fetch. */
+  /** Every planned position stream's record, also those with nothing to fetch. */
   readonly progress: readonly StreamProgress[];
+  /** The snapshot streams this run reads. */
+  readonly snapshots?: readonly SnapshotJob[];
+  /** The snapshot streams this run skips: not due yet. */
+  readonly skipped?: readonly SkippedSnapshot[];
 }
 
 /** The last position of the settled tip on an axis. One second is held back on the utime axis: a later block may share it. */
@@ -67,7 +77,8 @@ export async function positionOf(point: ChainPoint, axis: PositionAxis, ctx: Pic
   }
 }
 
-export async function planSync(pipeline: Pipeline, streams: readonly PlannedStream[], ctx: PlanContext): Promise<Plan> {
+export async function planSync(pipeline: Pipeline, planned: readonly PlannedStream[], ctx: PlanContext): Promise<Plan> {
+  const streams = positionStreams(planned);
   if (pipeline.start.kind !== 'tip' && streams.some(({ stream }) => !ctx.stored.has(stream.name))) {
     refuseBeyondTip(pipeline.start, ctx.tip, `start ${describeStart(pipeline.start)}`, 'pick an earlier start, or leave start out to begin at the settled tip');
   }
@@ -100,7 +111,13 @@ export async function planSync(pipeline: Pipeline, streams: readonly PlannedStre
     progress.push(record);
     if (from <= to) jobs.push({ stream, filters: planned.filters, progress: record, from, to });
   }
-  return { jobs, progress };
+  const snapshots = planSnapshots(planned, ctx, ctx.now ?? Math.floor(Date.now() / 1000));
+  return { jobs, progress, snapshots: snapshots.jobs, skipped: snapshots.skipped };
+}
+
+/** The planned streams paged by a position; snapshot streams are planned apart (snapshot-plan.ts). */
+function positionStreams(planned: readonly PlannedStream[]): PlannedStream<StreamDefinition>[] {
+  return planned.filter((p): p is PlannedStream<StreamDefinition> => !isSnapshot(p.stream));
 }
 
 export interface BackfillRange {
@@ -109,7 +126,9 @@ export interface BackfillRange {
   readonly to?: ChainPoint;
 }
 
-export async function planBackfill(streams: readonly PlannedStream[], range: BackfillRange, ctx: PlanContext): Promise<Plan> {
+/** A backfill fills position ranges: snapshot streams have none, and are left to sync. */
+export async function planBackfill(planned: readonly PlannedStream[], range: BackfillRange, ctx: PlanContext): Promise<Plan> {
+  const streams = positionStreams(planned);
   refuseBeyondTip(range.from, ctx.tip, `--from ${describePoint(range.from)}`, 'pick an earlier --from');
   if (range.to !== undefined) refuseBeyondTip(range.to, ctx.tip, `--to ${describePoint(range.to)}`, 'leave --to out to backfill up to the settled tip', 1);
   const jobs: StreamJob[] = [];

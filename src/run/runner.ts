@@ -6,17 +6,18 @@
  */
 import PQueue from 'p-queue';
 import type { V3Api } from '../api/v3.js';
-import { FatalError } from '../core/errors.js';
-import type { StreamDefinition } from '../core/stream.js';
+import { isSnapshot, type SnapshotDefinition, type StreamDefinition } from '../core/stream.js';
 import type { StreamProgress } from '../core/stream-progress.js';
 import { pageWindow } from '../extract/position-pager.js';
-import type { RejectInput, Sink } from '../load/sink.js';
+import type { Sink } from '../load/sink.js';
 import { CheckpointTracker } from './checkpoint-tracker.js';
 import { GroupCommitter } from './group-commit.js';
 import { PageBudget } from './page-budget.js';
 import { asPageRows, type PageRows } from './page-rows.js';
 import type { Plan } from './plan.js';
 import { readAhead } from './read-ahead.js';
+import { RejectedItemError } from './rejected-item-error.js';
+import { runSnapshotJob, type SnapshotRunContext } from './snapshot-job.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor, type Window } from './windows.js';
 
 export interface StreamJob {
@@ -115,10 +116,26 @@ export async function runJobs(options: RunnerOptions, plan: Plan): Promise<Map<s
     reportProgress(run, jobRun);
     startWindow(run, jobRun, { from: job.from, to: job.to }, true);
   }
+  for (const job of plan.snapshots ?? []) {
+    const result = { rows: 0, pages: 0, rejects: 0, checkpoint: BigInt(job.time) };
+    results.set(job.stream.name, result);
+    startTask(run, () => runSnapshotJob(snapshotContext(run, job.stream), job, result));
+  }
   await settle(run);
   await commitUnsavedRecords(run, plan);
   for (const progress of plan.progress) results.get(progress.stream)!.checkpoint = progress.position;
   return results;
+}
+
+function snapshotContext(run: Run, stream: SnapshotDefinition): SnapshotRunContext {
+  return {
+    api: run.options.api,
+    pageLimit: pageLimitOf(run, stream),
+    strict: run.options.strict ?? false,
+    signal: run.signal,
+    budget: run.budget,
+    submit: (prepare) => run.committer.submit(prepare),
+  };
 }
 
 function startRun(options: RunnerOptions): Run {
@@ -141,13 +158,18 @@ function startRun(options: RunnerOptions): Run {
 /** Queues a window of a job; its failure aborts the run. */
 function startWindow(run: Run, jobRun: JobRun, window: Window, scout: boolean): void {
   const windowRun: WindowRun = { jobRun, window, index: jobRun.tracker.add(window), scout };
-  const task = run.queue.add(() => readWindow(run, windowRun)).catch((error: unknown) => {
+  startTask(run, () => readWindow(run, windowRun));
+}
+
+/** Queues a task of the run (a window, a snapshot); its failure aborts the run. */
+function startTask(run: Run, task: () => Promise<void>): void {
+  const queued = run.queue.add(task).catch((error: unknown) => {
     if (!run.failed.signal.aborted) run.failed.abort(error);
     throw error;
   });
   // Settled by `settle`, possibly after it fails: not an unhandled rejection meanwhile.
-  task.catch(() => undefined);
-  run.tasks.push(task);
+  queued.catch(() => undefined);
+  run.tasks.push(queued);
 }
 
 /** Fetches one window page by page, committing each page while the next is fetched. */
@@ -210,8 +232,9 @@ function splitRest(run: Run, scout: WindowRun, page: PageRows): void {
 }
 
 /** The page size of a stream's requests: the run's, or the smaller one its service serves. */
-function pageLimitOf(run: Run, stream: StreamDefinition): number {
-  return Math.min(run.pageLimit, stream.maxPageLimit ?? run.pageLimit);
+function pageLimitOf(run: Run, stream: StreamDefinition | SnapshotDefinition): number {
+  const max = isSnapshot(stream) ? undefined : stream.maxPageLimit;
+  return Math.min(run.pageLimit, max ?? run.pageLimit);
 }
 
 /** Waits for every window and commit; throws the caller's abort reason, else the run's first failure. */
@@ -233,11 +256,4 @@ async function commitUnsavedRecords(run: Run, plan: Plan): Promise<void> {
 
 function reportProgress(run: Run, { job, tracker, result }: JobRun): void {
   run.options.onProgress?.({ stream: job.stream.name, from: job.from, to: job.to, checkpoint: tracker.position(), committed: tracker.committedSpan(), rows: result.rows, pages: result.pages });
-}
-
-/** With --strict, an item that fails validation ends the run. */
-export class RejectedItemError extends FatalError {
-  constructor(endpoint: string, rejects: readonly RejectInput[]) {
-    super(`${rejects.length} item(s) from ${endpoint} failed validation (first: ${rejects[0]!.reason}); run without --strict to keep them in _etl_rejects and load the rest`);
-  }
 }

@@ -3,7 +3,7 @@
  * resolved filters, CLI, planner, schema files) reads streams from here.
  */
 import { ConfigError } from '../core/errors.js';
-import type { StreamDefinition } from '../core/stream.js';
+import { isSnapshot, type AnyStream, type SnapshotDefinition, type StreamDefinition } from '../core/stream.js';
 import type { AnyTable } from '../core/table.js';
 import { actionsStream } from './actions.js';
 import { addressesTable } from './addresses.js';
@@ -31,7 +31,13 @@ const registered = [
 ] as const;
 
 /** Every stream, in the order help and docs list them. */
-export const streams: readonly StreamDefinition[] = registered;
+export const allStreams: readonly AnyStream[] = registered;
+
+/** The streams paged by a position (lt or utime), checkpointed by coverage. */
+export const streams: readonly StreamDefinition[] = allStreams.filter((stream): stream is StreamDefinition => !isSnapshot(stream));
+
+/** The snapshot streams: state read whole on each refresh. */
+export const snapshotStreams: readonly SnapshotDefinition[] = allStreams.filter(isSnapshot);
 
 type Registered = (typeof registered)[number];
 
@@ -45,13 +51,15 @@ export const STREAM_NAMES: readonly StreamName[] = registered.map((stream) => st
 export type StreamFilters = { readonly [S in Registered as S['name']]: Parameters<S['query']>[0] };
 
 /** The stream called `name`; fails with the list of names for any other. */
-export function streamByName(name: string): StreamDefinition {
-  const stream = streams.find((candidate) => candidate.name === name);
+export function streamByName<N extends StreamName>(name: N): Extract<Registered, { readonly name: N }>;
+export function streamByName(name: string): AnyStream;
+export function streamByName(name: string): AnyStream {
+  const stream = allStreams.find((candidate) => candidate.name === name);
   if (stream === undefined) {
-    throw new ConfigError(`Unknown stream ${JSON.stringify(name)}: expected one of ${streams.map((s) => s.name).join(', ')}`);
+    throw new ConfigError(`Unknown stream ${JSON.stringify(name)}: expected one of ${STREAM_NAMES.join(', ')}`);
   }
   return stream;
 }
 
 /** Every data table of every stream, then the `addresses` dimension; each once. */
-export const dataTables: readonly AnyTable[] = [...new Set([...streams.flatMap((stream) => stream.tables), addressesTable])];
+export const dataTables: readonly AnyTable[] = [...new Set([...allStreams.flatMap((stream) => stream.tables), addressesTable])];

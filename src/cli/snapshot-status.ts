@@ -1,0 +1,45 @@
+/**
+ * A snapshot stream as `status` reports it, from its checkpoint row alone: when its last complete
+ * snapshot was taken, whether a later one was begun and not completed, and when a sync takes the next.
+ */
+import { decodeCheckpoint } from '../core/checkpoint.js';
+
+export interface SnapshotStatus {
+  readonly stream: string;
+  readonly axis: 'snapshot';
+  /** When the last complete snapshot was taken (ISO, UTC); null before the first. */
+  readonly last_snapshot: string | null;
+  /** A snapshot was begun after it and not completed: the tables mix two snapshots until the next sync completes one. */
+  readonly incomplete: boolean;
+  /** The pipeline's `refresh.every` in seconds; null when every sync takes one. */
+  readonly refresh_seconds: number | null;
+  /** From when a sync takes the next snapshot (ISO); null when the next sync does. */
+  readonly next_due: string | null;
+}
+
+export function snapshotStatus(stream: string, stored: string | undefined, refresh: number | undefined): SnapshotStatus {
+  const record = stored === undefined ? undefined : decodeCheckpoint(stored);
+  const last = record === undefined || record.position < 0n ? undefined : Number(record.position);
+  const incomplete = (record?.pending?.length ?? 0) > 0;
+  const due = last === undefined || incomplete || refresh === undefined ? undefined : last + refresh;
+  return {
+    stream,
+    axis: 'snapshot',
+    last_snapshot: last === undefined ? null : iso(last),
+    incomplete,
+    refresh_seconds: refresh ?? null,
+    next_due: due === undefined || due * 1000 <= Date.now() ? null : iso(due),
+  };
+}
+
+export function snapshotStatusLines(status: SnapshotStatus): string[] {
+  const taken = status.last_snapshot === null ? 'no snapshot yet' : `snapshot ${status.last_snapshot}`;
+  const next = status.next_due === null ? 'the next sync takes one' : `next due ${status.next_due}`;
+  const lines = [`${status.stream.padEnd(18)} ${taken}; ${next}`];
+  if (status.incomplete) lines.push('  a later snapshot was begun and not completed: the next sync completes one and removes what it did not see');
+  return lines;
+}
+
+function iso(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}

@@ -1,0 +1,43 @@
+/**
+ * Which snapshot streams a sync reads (docs/design.md §2): every one whose last complete snapshot is
+ * at least its `refresh` old, or that has none, or whose last snapshot did not complete. The others
+ * are skipped, and the run says when each is due.
+ */
+import { Coverage } from '../core/coverage.js';
+import { SnapshotRecord } from '../core/snapshot-record.js';
+import { isSnapshot, type SnapshotDefinition } from '../core/stream.js';
+import type { PlanContext, PlannedStream } from './plan.js';
+import type { SnapshotJob } from './snapshot-job.js';
+
+/** A snapshot stream a sync did not read: its last complete snapshot is younger than its `refresh`. */
+export interface SkippedSnapshot {
+  readonly stream: string;
+  /** Unix seconds of its last complete snapshot. */
+  readonly last: number;
+  /** Unix seconds from which a sync takes the next one. */
+  readonly due: number;
+}
+
+export interface SnapshotPlan {
+  readonly jobs: readonly SnapshotJob[];
+  readonly skipped: readonly SkippedSnapshot[];
+}
+
+/** `now`: unix seconds; each job's snapshot time is after every earlier snapshot of its stream. */
+export function planSnapshots(streams: readonly PlannedStream[], ctx: Pick<PlanContext, 'stored' | 'scopeOf'>, now: number): SnapshotPlan {
+  const jobs: SnapshotJob[] = [];
+  const skipped: SkippedSnapshot[] = [];
+  for (const planned of streams) {
+    const { stream } = planned;
+    if (!isSnapshot(stream)) continue;
+    const stored = ctx.stored.get(stream.name)?.record ?? { position: -1n, covered: new Coverage() };
+    const record = new SnapshotRecord(stream.name, ctx.scopeOf(planned), stored);
+    const last = record.lastComplete;
+    if (last !== undefined && !record.incomplete && planned.refresh !== undefined && now < last + planned.refresh) {
+      skipped.push({ stream: stream.name, last, due: last + planned.refresh });
+      continue;
+    }
+    jobs.push({ stream: stream as SnapshotDefinition, filters: planned.filters, record, time: record.nextTime(now) });
+  }
+  return { jobs, skipped };
+}
