@@ -605,6 +605,43 @@ COMMENT ON COLUMN "traces"."msg_count" IS 'Messages in the trace as the indexer 
 COMMENT ON COLUMN "traces"."trace_state" IS 'complete (the stream stores no other state; pending and broken traces are left out).';
 COMMENT ON COLUMN "traces"."classification_state" IS 'Whether the indexer has classified its actions: unclassified, ok, failed or broken; unknown values kept as sent. Re-read over actions_overlap.';
 
+-- Key ("jetton_master"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "jetton_masters" (
+  "jetton_master" VARCHAR NOT NULL,
+  "symbol" VARCHAR,
+  "name" VARCHAR,
+  "decimals" INTEGER,
+  "description" VARCHAR,
+  "image" VARCHAR,
+  "metadata_valid" BOOLEAN,
+  "is_scam" BOOLEAN,
+  "total_supply" DECIMAL(38,0) NOT NULL,
+  "mintable" BOOLEAN,
+  "admin" VARCHAR,
+  "jetton_wallet_code_hash" VARCHAR,
+  "code_hash" VARCHAR,
+  "data_hash" VARCHAR,
+  "last_tx_lt" UBIGINT NOT NULL,
+  "snapshot_time" TIMESTAMPTZ NOT NULL
+);
+COMMENT ON TABLE "jetton_masters" IS 'One row per jetton master (a token) as of its snapshot, with the token metadata the service indexed; upserted by address, and deleted once the service no longer lists it.';
+COMMENT ON COLUMN "jetton_masters"."jetton_master" IS 'Jetton master contract (the token; the key).';
+COMMENT ON COLUMN "jetton_masters"."symbol" IS 'Ticker from the indexed metadata (e.g. USD₮); null when the service has none.';
+COMMENT ON COLUMN "jetton_masters"."name" IS 'Token name from the indexed metadata.';
+COMMENT ON COLUMN "jetton_masters"."decimals" IS 'Decimals of the token: the indexed metadata''s, else the on-chain content''s; null when neither names them (TEP-64 then means 9).';
+COMMENT ON COLUMN "jetton_masters"."description" IS 'Token description from the indexed metadata.';
+COMMENT ON COLUMN "jetton_masters"."image" IS 'Token image URL from the indexed metadata.';
+COMMENT ON COLUMN "jetton_masters"."metadata_valid" IS 'Whether the service found the token metadata valid; null when it sent none.';
+COMMENT ON COLUMN "jetton_masters"."is_scam" IS 'Whether the service marks the token as a scam; null when it says nothing.';
+COMMENT ON COLUMN "jetton_masters"."total_supply" IS 'Total supply in raw jetton units, exact.';
+COMMENT ON COLUMN "jetton_masters"."mintable" IS 'Whether the admin can still mint.';
+COMMENT ON COLUMN "jetton_masters"."admin" IS 'Admin address; null when the token has none.';
+COMMENT ON COLUMN "jetton_masters"."jetton_wallet_code_hash" IS 'Code hash of the token''s jetton wallets.';
+COMMENT ON COLUMN "jetton_masters"."code_hash" IS 'Code hash of the master contract.';
+COMMENT ON COLUMN "jetton_masters"."data_hash" IS 'Data hash of the master contract at its last transaction.';
+COMMENT ON COLUMN "jetton_masters"."last_tx_lt" IS 'Logical time of the master''s last transaction the service had indexed.';
+COMMENT ON COLUMN "jetton_masters"."snapshot_time" IS 'When the snapshot holding this row was taken.';
+
 -- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { FatalError } from '../core/errors.js';
 import type { QueryParams } from '../core/query-params.js';
-import type { PageRequest } from '../core/stream.js';
+import type { PageRequest, SnapshotPageRequest } from '../core/stream.js';
 import { ApiContractError } from './errors.js';
 import type { ApiClient } from './http-client.js';
 import { describeIssues, looseObject, safeUint, uint64String } from './wire.js';
@@ -131,6 +131,11 @@ export function utimePage(page: PageRequest): QueryParams {
     offset: page.offset,
     sort: 'asc',
   };
+}
+
+/** The paging of a snapshot (docs/design.md §2): limit and offset only, no sort, so the service keeps its stable internal-id order. */
+export function snapshotPage(page: SnapshotPageRequest): QueryParams {
+  return { limit: checkedLimit(page.limit), offset: page.offset };
 }
 
 /** A page size the service serves; anything else fails before the request. */

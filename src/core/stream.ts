@@ -137,6 +137,11 @@ export interface SnapshotDefinition<Item = unknown, Filters = unknown> extends S
   readonly kind: 'snapshot';
   /** The query of one page (filters, limit, offset; never a sort, which would leave the stable order). */
   query(filters: Filters, page: SnapshotPageRequest): QueryParams;
+  /**
+   * The item as the stream reads it, when part of it comes in the response beside the list
+   * (jetton_masters: its entry of `metadata`); the raw item itself when absent.
+   */
+  withResponse?(raw: unknown, response: Readonly<Record<string, unknown>>): unknown;
   /** Pure and synchronous: the rows one item contributes to each table (each has `snapshot_time`), stamped with the snapshot's time (unix seconds). */
   toRows(item: Item, snapshotTime: number): RowsByTable;
 }

@@ -13,6 +13,7 @@ export const TRUTH_DATASETS = [
   'validator_cycles',
   'validator_elections',
   'traces',
+  'jetton_masters',
 ] as const;
 
 export type TruthDataset = (typeof TRUTH_DATASETS)[number];

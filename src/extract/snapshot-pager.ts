@@ -63,7 +63,8 @@ async function* onePass<Item, Filters>(
   for (;;) {
     const request: SnapshotPageRequest = { limit: read.limit, offset, signal: read.signal };
     const response = await api.list(stream.endpoint, stream.itemsKey, stream.query(filters, request), { metadata: stream.metadata, signal: read.signal });
-    const raw = response[stream.itemsKey] ?? [];
+    const listed = response[stream.itemsKey] ?? [];
+    const raw = stream.withResponse === undefined ? listed : listed.map((item) => stream.withResponse!(item, response));
     if (raw.length > read.limit) {
       throw new PagingContractError(`${stream.endpoint}?limit=${read.limit}&offset=${offset} sent ${raw.length} items, more than the limit`, { endpoint: stream.endpoint });
     }

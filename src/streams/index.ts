@@ -9,6 +9,7 @@ import { actionsStream } from './actions.js';
 import { addressesTable } from './addresses.js';
 import { blocksStream } from './blocks.js';
 import { jettonBurnsStream } from './jetton-burns.js';
+import { jettonMastersStream } from './jetton-masters.js';
 import { jettonTransfersStream } from './jetton-transfers.js';
 import { nftTransfersStream } from './nft-transfers.js';
 import { tracesStream } from './traces.js';
@@ -28,6 +29,7 @@ const registered = [
   validatorCyclesStream,
   validatorElectionsStream,
   tracesStream,
+  jettonMastersStream,
 ] as const;
 
 /** Every stream, in the order help and docs list them. */

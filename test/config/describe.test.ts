@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { describeOptions } from '../../src/config/index.js';
-import { streams } from '../../src/streams/index.js';
+import { isSnapshot } from '../../src/core/stream.js';
+import { allStreams } from '../../src/streams/index.js';
 
 const rows = describeOptions();
 const row = (key: string) => rows.find((r) => r.key === key);
@@ -27,7 +28,11 @@ test('every option is described', () => {
     'actions_overlap.mc_blocks',
     'streams',
     // Each stream in the registry's order, then its filters in the order its file declares them.
-    ...streams.flatMap((stream) => [`streams.${stream.name}`, ...Object.keys(stream.filters).map((name) => `streams.${stream.name}.${name}`)]),
+    ...allStreams.flatMap((stream) => [
+      `streams.${stream.name}`,
+      ...Object.keys(stream.filters).map((name) => `streams.${stream.name}.${name}`),
+      ...(isSnapshot(stream) ? [`streams.${stream.name}.refresh`, `streams.${stream.name}.refresh.every`] : []),
+    ]),
     'sink',
     'sink.kind',
     'sink.path',

@@ -159,14 +159,21 @@ describe('v3 responses against the official OpenAPI spec', () => {
     validator_cycles: ['validators/cycles', 'cycles'],
     validator_elections: ['validators/elections', 'elections'],
     traces: ['traces', 'traces'],
+    jetton_masters: ['jetton/masters', 'jetton_masters'],
+  };
+  /** A state dataset's item carries its entry of the response's `metadata`: back where the response has it. */
+  const asResponse = (key: string, rows: readonly Record<string, unknown>[]): Record<string, unknown> => {
+    const metadata = Object.fromEntries(rows.flatMap((row) => (row.metadata === undefined ? [] : [[row.address, row.metadata]])));
+    const items = rows.map(({ metadata: _metadata, ...item }) => item);
+    return Object.keys(metadata).length === 0 ? { [key]: items } : { [key]: items, metadata };
   };
   for (const dataset of TRUTH_DATASETS) {
     it(`every ${dataset} truth row matches the spec`, () => {
       const [path, key] = TRUTH_PATHS[dataset];
       const rows = devnet.truth(dataset);
       expect(rows.length).toBeGreaterThan(0);
-      expect(spec.errors(path, { [key]: rows })).toEqual([]);
-      expect(closedSpec.errors(path, { [key]: rows })).toEqual([]);
+      expect(spec.errors(path, asResponse(key, rows))).toEqual([]);
+      expect(closedSpec.errors(path, asResponse(key, rows))).toEqual([]);
     });
   }
 });

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { PROJECT_ROOT } from '../support/build.js';
 import { describeOptions } from '../../src/config/index.js';
-import { streams } from '../../src/streams/index.js';
+import { isSnapshot } from '../../src/core/stream.js';
+import { allStreams } from '../../src/streams/index.js';
 import { analystDefinitions } from '../../src/streams/analyst-views.js';
 import { renderSchemaFiles, warehouseTables } from '../../src/streams/schema-files.js';
 
@@ -58,13 +59,14 @@ describe('pipelines/OPTIONS.md (generated from the stream registry)', () => {
 
   it('the streams: map has one key per registered stream, in the registry order', () => {
     const streamKeys = options.filter((row) => /^streams\.[^.]+$/.test(row.key)).map((row) => row.key.slice('streams.'.length));
-    expect(streamKeys).toEqual(streams.map((stream) => stream.name));
+    expect(streamKeys).toEqual(allStreams.map((stream) => stream.name));
   });
 
-  it.each(streams.map((stream) => ({ name: stream.name, stream })))('$name: its doc and each filter of its file, with their help text', ({ stream }) => {
+  it.each(allStreams.map((stream) => ({ name: stream.name, stream })))('$name: its doc and each filter of its file, with their help text', ({ stream }) => {
     const filters = Object.entries(stream.filters).map(([filter, schema]) => ({ filter, meta: (schema as z.ZodType).meta() }));
+    const refresh = isSnapshot(stream) ? ['refresh', 'refresh.every'] : [];
     expect(options.filter((row) => row.key.startsWith(`streams.${stream.name}.`)).map((row) => row.key)).toEqual(
-      filters.map(({ filter }) => `streams.${stream.name}.${filter}`),
+      [...filters.map(({ filter }) => filter), ...refresh].map((key) => `streams.${stream.name}.${key}`),
     );
     expect(optionsMd).toContain(`| \`streams.${stream.name}\` | map of filters, or empty | — | ${stream.doc} |\n`);
     for (const { filter, meta } of filters) {

@@ -1,0 +1,134 @@
+/**
+ * The snapshot streams (every one in the registry) synced by `chain-etl sync` against a devnet, for
+ * both sinks: after a sync each table equals the devnet's current state, every row stamped with the
+ * snapshot time the run recorded; the chain grows and the next snapshot equals the new state exactly;
+ * a row the service no longer lists is deleted; `refresh` skips a stream until it is due, and status
+ * shows the last snapshot.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Devnet } from '../../src/devnet/index.js';
+import { snapshotStreams } from '../../src/streams/index.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
+import { describeResult } from '../support/cli-result.js';
+import { NO_MISMATCH, describeDiff, diffRows, mismatch } from '../support/row-diff.js';
+import { expectedSnapshotRows } from '../support/snapshot-truth.js';
+import { startTestDevnet } from '../support/test-devnet.js';
+import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
+
+const SEED = 4242;
+const BLOCKS = 120;
+const tables = snapshotStreams.flatMap((stream) => stream.tables);
+const names = snapshotStreams.map((stream) => stream.name);
+
+describe.each<SinkKind>(['duckdb', 'parquet'])('snapshot streams into %s', (kind) => {
+  let devnet: Devnet;
+  let work: Workspace;
+  let pipeline: string;
+  let sinkPath: string;
+
+  const sync = async (file = pipeline): Promise<{ snapshot: Snapshot; before: number; after: number; stderr: string }> => {
+    const before = Math.floor(Date.now() / 1000);
+    const result = await runCliInProcess(['sync', file]);
+    expect(result.code, describeResult(result)).toBe(0);
+    const after = Math.floor(Date.now() / 1000);
+    return { snapshot: await readWarehouse(kind, sinkPath, { tables }), before, after, stderr: result.stderr };
+  };
+
+  /** Every snapshot table equals the devnet's state, stamped with the time its stream's checkpoint records; returns those times. */
+  const expectEqualsState = (snapshot: Snapshot): Map<string, number> => {
+    const times = new Map<string, number>();
+    for (const stream of snapshotStreams) {
+      const time = Number(snapshot.checkpoints.get(stream.name));
+      times.set(stream.name, time);
+      for (const [table, rows] of expectedSnapshotRows(devnet, stream, time)) {
+        expect(rows.length, `${table}: the devnet has state to compare`).toBeGreaterThan(0);
+        const sources = snapshot.glob === undefined ? [snapshot.tables] : [snapshot.tables, snapshot.glob];
+        for (const source of sources) {
+          const diff = diffRows(stream.tables.find((t) => t.name === table)!, rows, source.get(table)!);
+          expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
+        }
+      }
+    }
+    expect(snapshot.rejects).toBe(0);
+    return times;
+  };
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet({ seed: SEED, blocks: BLOCKS });
+    work = await makeWorkspace(`snapshots-${kind}`);
+    sinkPath = work.sinkPath(kind);
+    pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, streams: names });
+  });
+
+  afterAll(async () => {
+    await devnet?.close();
+    await work?.remove();
+  });
+
+  it('first sync: every snapshot table equals the devnet state, stamped with the snapshot time the run records', async () => {
+    const { snapshot, before, after } = await sync();
+    const times = expectEqualsState(snapshot);
+    for (const [name, time] of times) {
+      expect(time, name).toBeGreaterThanOrEqual(before);
+      expect(time, name).toBeLessThanOrEqual(after);
+    }
+    const recorded = JSON.parse(String(snapshot.runs[0]!.rows)) as { snapshot_time: Record<string, string> };
+    expect(recorded.snapshot_time).toEqual(Object.fromEntries([...times].map(([name, time]) => [name, new Date(time * 1000).toISOString().replace('.000Z', 'Z')])));
+  });
+
+  it('the chain grows: the next snapshot has a later time and equals the new state exactly', async () => {
+    const first = await readWarehouse(kind, sinkPath, { tables });
+    devnet.grow(60);
+    const { snapshot } = await sync();
+    const times = expectEqualsState(snapshot);
+    for (const [name, time] of times) expect(time, name).toBeGreaterThan(Number(first.checkpoints.get(name)));
+  });
+
+  it.runIf(kind === 'duckdb')('a row the service no longer lists is deleted by the next snapshot', async () => {
+    const instance = await DuckDBInstance.create(sinkPath);
+    const connection = await instance.connect();
+    for (const table of tables) {
+      const key = table.primaryKey[0]!;
+      // A copy of a stored row under a key the service does not list, as a destroyed contract leaves it.
+      await connection.run(
+        `INSERT INTO "${table.name}" SELECT * REPLACE ('0:' || repeat('F', 64) AS "${key}") FROM "${table.name}" LIMIT 1`,
+      );
+    }
+    connection.closeSync();
+    instance.closeSync();
+    const ghosts = await readWarehouse(kind, sinkPath, { tables });
+    for (const table of tables) expect(ghosts.tables.get(table.name)!.some((row) => row[table.primaryKey[0]!] === `0:${'F'.repeat(64)}`), table.name).toBe(true);
+    const { snapshot } = await sync();
+    expectEqualsState(snapshot);
+  });
+
+  it('with refresh.every, a sync before it is due skips the stream, says so, and changes nothing; status shows the last snapshot', async () => {
+    const refreshing = await work.pipeline({ url: devnet.url, kind, sinkPath, streams: [], name: `refresh-${kind}.yaml` });
+    const { readFile, writeFile } = await import('node:fs/promises');
+    const text = (await readFile(refreshing, 'utf8')).replace('streams: []', `streams: { ${names.map((name) => `${name}: { refresh: { every: 1h } }`).join(', ')} }`);
+    await writeFile(refreshing, text);
+    const before = await readWarehouse(kind, sinkPath, { tables });
+    devnet.grow(20);
+    const { snapshot, stderr } = await sync(refreshing);
+    for (const name of names) expect(stderr).toContain(`${name}: its last snapshot is younger than its refresh interval: skipped until it is due`);
+    expect(snapshot.checkpoints).toEqual(before.checkpoints);
+    for (const table of tables) expect(mismatch(diffRows(table, before.tables.get(table.name)!, snapshot.tables.get(table.name)!))).toEqual(NO_MISMATCH);
+
+    const status = await runCliInProcess(['status', refreshing, '--json', '--offline']);
+    expect(status.code, describeResult(status)).toBe(0);
+    const report = JSON.parse(status.stdout) as { streams: Record<string, unknown>[] };
+    for (const name of names) {
+      const last = Number(snapshot.checkpoints.get(name));
+      expect(report.streams.find((s) => s.stream === name)).toEqual({
+        stream: name,
+        axis: 'snapshot',
+        last_snapshot: new Date(last * 1000).toISOString().replace('.000Z', 'Z'),
+        incomplete: false,
+        refresh_seconds: 3600,
+        next_due: new Date((last + 3600) * 1000).toISOString().replace('.000Z', 'Z'),
+      });
+    }
+  });
+});

@@ -1,0 +1,16 @@
+/** The rows a snapshot stream's tables must hold after a complete snapshot: the devnet's current state through `toRows`. */
+import { parseItems } from '../../src/api/wire.js';
+import type { SnapshotDefinition } from '../../src/core/stream.js';
+import type { Row } from '../../src/core/table.js';
+import type { Devnet } from '../../src/devnet/index.js';
+import { truthDatasetOf } from './truth-dataset.js';
+
+/** Rows per table of the devnet's state for a snapshot taken at `time`; `keep` narrows it to a scope (the raw items kept). */
+export function expectedSnapshotRows(devnet: Devnet, stream: SnapshotDefinition, time: number, keep: (raw: Record<string, unknown>) => boolean = () => true): Map<string, Row[]> {
+  const raw = devnet.truth(truthDatasetOf(stream)).filter(keep);
+  const { ok, rejects } = parseItems(stream.item, raw);
+  if (rejects.length > 0) throw new Error(`${stream.name}: ${rejects.length} truth items do not parse: ${rejects[0]!.reason}`);
+  const rows = new Map<string, Row[]>(stream.tables.map((table) => [table.name, []]));
+  for (const item of ok) for (const [table, tableRows] of stream.toRows(item, time)) rows.get(table)!.push(...tableRows);
+  return rows;
+}
