@@ -642,6 +642,27 @@ COMMENT ON COLUMN "jetton_masters"."data_hash" IS 'Data hash of the master contr
 COMMENT ON COLUMN "jetton_masters"."last_tx_lt" IS 'Logical time of the master''s last transaction the service had indexed.';
 COMMENT ON COLUMN "jetton_masters"."snapshot_time" IS 'When the snapshot holding this row was taken.';
 
+-- Key ("jetton_wallet"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "jetton_wallets" (
+  "jetton_wallet" VARCHAR NOT NULL,
+  "owner" VARCHAR NOT NULL,
+  "jetton_master" VARCHAR NOT NULL,
+  "balance" DECIMAL(38,0) NOT NULL,
+  "last_tx_lt" UBIGINT NOT NULL,
+  "code_hash" VARCHAR,
+  "data_hash" VARCHAR,
+  "snapshot_time" TIMESTAMPTZ NOT NULL
+);
+COMMENT ON TABLE "jetton_wallets" IS 'One row per jetton wallet as of its snapshot: the current balance of one owner in one jetton; upserted by wallet address, and deleted once the service no longer lists it.';
+COMMENT ON COLUMN "jetton_wallets"."jetton_wallet" IS 'Jetton wallet contract (the key).';
+COMMENT ON COLUMN "jetton_wallets"."owner" IS 'Owner of the wallet.';
+COMMENT ON COLUMN "jetton_wallets"."jetton_master" IS 'Jetton master (the token).';
+COMMENT ON COLUMN "jetton_wallets"."balance" IS 'Balance in raw jetton units (divide by 10^decimals of the jetton, see jetton_masters), exact.';
+COMMENT ON COLUMN "jetton_wallets"."last_tx_lt" IS 'Logical time of the wallet''s last transaction the service had indexed.';
+COMMENT ON COLUMN "jetton_wallets"."code_hash" IS 'Code hash of the wallet contract.';
+COMMENT ON COLUMN "jetton_wallets"."data_hash" IS 'Data hash of the wallet contract at its last transaction.';
+COMMENT ON COLUMN "jetton_wallets"."snapshot_time" IS 'When the snapshot holding this row was taken.';
+
 -- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,

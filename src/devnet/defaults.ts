@@ -14,6 +14,7 @@ export const TRUTH_DATASETS = [
   'validator_elections',
   'traces',
   'jetton_masters',
+  'jetton_wallets',
 ] as const;
 
 export type TruthDataset = (typeof TRUTH_DATASETS)[number];

@@ -2,7 +2,7 @@
  * Ground truth: exactly the objects the API returns for a dataset over the whole indexed chain, in the
  * endpoint's canonical order (ties on lt broken by hash, where the service leaves them random).
  * Rendered by the same code as the responses, so a warehouse can be compared field by field. State
- * datasets (jetton_masters) are the current state in the endpoint's order, each item with its entry
+ * datasets (jetton_masters, jetton_wallets) are the current state in the endpoint's order, each item with its entry
  * of the response's `metadata` under `metadata`, as the snapshot stream reads it.
  */
 import type { DevnetApi } from './api/context.js';
@@ -11,7 +11,7 @@ import { renderTransaction } from './render/transaction.js';
 import { renderAction } from './render/action.js';
 import { renderJettonBurn, renderJettonTransfer, renderNftTransfer, renderValidatorEvent } from './render/records.js';
 import { renderBlock } from './render/block.js';
-import { renderJettonMaster } from './render/jetton-state.js';
+import { renderJettonMaster, renderJettonWallet } from './render/jetton-state.js';
 import { renderMetadata } from './render/address-book.js';
 import { renderCycle, renderElection } from './render/validators.js';
 import { electionStates } from './api/v3/validators.js';
@@ -59,6 +59,10 @@ export function truthRows(api: DevnetApi, dataset: TruthDataset): Record<string,
       return chain.population.masters
         .filter((master) => chain.population.accountAt(master).status !== 'nonexist')
         .map((master) => ({ ...renderJettonMaster(ctx, master, refs), metadata: renderMetadata(ctx, [master])[ctx.raw(master)] }));
+    case 'jetton_wallets':
+      return chain.population.accounts
+        .filter((account) => account.kind === 'jetton_wallet' && account.status !== 'nonexist')
+        .map((wallet) => renderJettonWallet(ctx, wallet.index, refs));
   }
 }
 

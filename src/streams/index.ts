@@ -10,6 +10,7 @@ import { addressesTable } from './addresses.js';
 import { blocksStream } from './blocks.js';
 import { jettonBurnsStream } from './jetton-burns.js';
 import { jettonMastersStream } from './jetton-masters.js';
+import { jettonWalletsStream } from './jetton-wallets.js';
 import { jettonTransfersStream } from './jetton-transfers.js';
 import { nftTransfersStream } from './nft-transfers.js';
 import { tracesStream } from './traces.js';
@@ -30,6 +31,7 @@ const registered = [
   validatorElectionsStream,
   tracesStream,
   jettonMastersStream,
+  jettonWalletsStream,
 ] as const;
 
 /** Every stream, in the order help and docs list them. */
