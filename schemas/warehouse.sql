@@ -663,6 +663,37 @@ COMMENT ON COLUMN "jetton_wallets"."code_hash" IS 'Code hash of the wallet contr
 COMMENT ON COLUMN "jetton_wallets"."data_hash" IS 'Data hash of the wallet contract at its last transaction.';
 COMMENT ON COLUMN "jetton_wallets"."snapshot_time" IS 'When the snapshot holding this row was taken.';
 
+-- Key ("nft_item"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "nft_items" (
+  "nft_item" VARCHAR NOT NULL,
+  "collection" VARCHAR,
+  "nft_index" VARCHAR NOT NULL,
+  "owner" VARCHAR,
+  "real_owner" VARCHAR,
+  "on_sale" BOOLEAN,
+  "sale_contract" VARCHAR,
+  "init" BOOLEAN,
+  "content" JSON,
+  "last_tx_lt" UBIGINT NOT NULL,
+  "code_hash" VARCHAR,
+  "data_hash" VARCHAR,
+  "snapshot_time" TIMESTAMPTZ NOT NULL
+);
+COMMENT ON TABLE "nft_items" IS 'One row per NFT item as of its snapshot: its collection, index, owner and content; upserted by item address, and deleted once the service no longer lists it in the scope.';
+COMMENT ON COLUMN "nft_items"."nft_item" IS 'NFT item contract (the key).';
+COMMENT ON COLUMN "nft_items"."collection" IS 'Collection of the item; null for an item outside any collection.';
+COMMENT ON COLUMN "nft_items"."nft_index" IS 'Index of the item in its collection, as a decimal string (indexes reach 2^256: Telegram usernames'' are hashes).';
+COMMENT ON COLUMN "nft_items"."owner" IS 'Owner of the item (the sale contract while it is on sale; see real_owner).';
+COMMENT ON COLUMN "nft_items"."real_owner" IS 'Owner behind the sale contract while the item is on sale; null otherwise or when the service does not say.';
+COMMENT ON COLUMN "nft_items"."on_sale" IS 'Whether the item is on sale.';
+COMMENT ON COLUMN "nft_items"."sale_contract" IS 'Sale contract holding the item while it is on sale.';
+COMMENT ON COLUMN "nft_items"."init" IS 'Whether the item is initialised.';
+COMMENT ON COLUMN "nft_items"."content" IS 'Item content as the service sent it (e.g. {"uri": …}).';
+COMMENT ON COLUMN "nft_items"."last_tx_lt" IS 'Logical time of the item''s last transaction the service had indexed.';
+COMMENT ON COLUMN "nft_items"."code_hash" IS 'Code hash of the item contract.';
+COMMENT ON COLUMN "nft_items"."data_hash" IS 'Data hash of the item contract at its last transaction.';
+COMMENT ON COLUMN "nft_items"."snapshot_time" IS 'When the snapshot holding this row was taken.';
+
 -- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,

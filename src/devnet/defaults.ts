@@ -15,6 +15,7 @@ export const TRUTH_DATASETS = [
   'traces',
   'jetton_masters',
   'jetton_wallets',
+  'nft_items',
 ] as const;
 
 export type TruthDataset = (typeof TRUTH_DATASETS)[number];

@@ -2,7 +2,7 @@
  * Ground truth: exactly the objects the API returns for a dataset over the whole indexed chain, in the
  * endpoint's canonical order (ties on lt broken by hash, where the service leaves them random).
  * Rendered by the same code as the responses, so a warehouse can be compared field by field. State
- * datasets (jetton_masters, jetton_wallets) are the current state in the endpoint's order, each item with its entry
+ * datasets (jetton_masters, jetton_wallets, nft_items) are the current state in the endpoint's order, each item with its entry
  * of the response's `metadata` under `metadata`, as the snapshot stream reads it.
  */
 import type { DevnetApi } from './api/context.js';
@@ -13,6 +13,7 @@ import { renderJettonBurn, renderJettonTransfer, renderNftTransfer, renderValida
 import { renderBlock } from './render/block.js';
 import { renderJettonMaster, renderJettonWallet } from './render/jetton-state.js';
 import { renderMetadata } from './render/address-book.js';
+import { renderNftItem } from './render/nft-item.js';
 import { renderCycle, renderElection } from './render/validators.js';
 import { electionStates } from './api/v3/validators.js';
 import { completeTraces } from './api/v3/traces.js';
@@ -63,6 +64,10 @@ export function truthRows(api: DevnetApi, dataset: TruthDataset): Record<string,
       return chain.population.accounts
         .filter((account) => account.kind === 'jetton_wallet' && account.status !== 'nonexist')
         .map((wallet) => renderJettonWallet(ctx, wallet.index, refs));
+    case 'nft_items':
+      return chain.population.nftItems
+        .filter((item) => chain.population.accountAt(item).status !== 'nonexist')
+        .map((item) => renderNftItem(ctx, item, refs));
   }
 }
 

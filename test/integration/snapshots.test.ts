@@ -8,8 +8,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Devnet } from '../../src/devnet/index.js';
+import { buildDevnetApi, type Devnet } from '../../src/devnet/index.js';
+import { truthRows } from '../../src/devnet/truth.js';
 import { snapshotStreams } from '../../src/streams/index.js';
+import { nftItemsStream } from '../../src/streams/nft-items.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult } from '../support/cli-result.js';
 import { NO_MISMATCH, canonical, describeDiff, diffRows, mismatch } from '../support/row-diff.js';
@@ -133,5 +135,57 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('snapshot streams into %s', (kind
         next_due: new Date((last + 3600) * 1000).toISOString().replace('.000Z', 'Z'),
       });
     }
+  });
+});
+
+describe.each<SinkKind>(['duckdb', 'parquet'])('nft_items of one owner into %s', (kind) => {
+  const GROW = 300;
+  let devnet: Devnet;
+  let work: Workspace;
+  let sinkPath: string;
+  let pipeline: string;
+  let owner: string;
+  const ownedBy = (items: readonly Record<string, unknown>[]): Set<string> => new Set(items.filter((item) => item.owner_address === owner).map((item) => String(item.address)));
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet({ seed: SEED, blocks: BLOCKS });
+    // The same chain GROW blocks later: an owner who holds an item now and has sent it away by then.
+    const later = truthRows(buildDevnetApi({ seed: SEED, blocks: BLOCKS + GROW }), 'nft_items');
+    const now = devnet.truth('nft_items');
+    const ownerLater = new Map(later.map((item) => [String(item.address), item.owner_address]));
+    owner = String(now.find((item) => ownerLater.get(String(item.address)) !== item.owner_address)!.owner_address);
+    work = await makeWorkspace(`nft-owner-${kind}`);
+    sinkPath = work.sinkPath(kind);
+    const file = await work.pipeline({ url: devnet.url, kind, sinkPath, streams: [] });
+    await writeFile(file, (await readFile(file, 'utf8')).replace('streams: []', `streams: { nft_items: { owner_addresses: [${JSON.stringify(owner)}] } }`));
+    pipeline = file;
+  });
+
+  afterAll(async () => {
+    await devnet?.close();
+    await work?.remove();
+  });
+
+  const expectOwnerState = async (): Promise<Set<string>> => {
+    const result = await runCliInProcess(['sync', pipeline]);
+    expect(result.code, describeResult(result)).toBe(0);
+    const snapshot = await readWarehouse(kind, sinkPath, { tables: nftItemsStream.tables });
+    const time = Number(snapshot.checkpoints.get('nft_items'));
+    const expected = expectedSnapshotRows(devnet, nftItemsStream, time, (item) => item.owner_address === owner).get('nft_items')!;
+    for (const source of snapshot.glob === undefined ? [snapshot.tables] : [snapshot.tables, snapshot.glob]) {
+      const diff = diffRows(nftItemsStream.tables[0]!, expected, source.get('nft_items')!);
+      expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
+    }
+    return new Set(snapshot.tables.get('nft_items')!.map((row) => String(row.nft_item)));
+  };
+
+  it('holds what the owner holds; after the owner sent an item away, the next snapshot no longer has it', async () => {
+    const before = await expectOwnerState();
+    expect(before).toEqual(ownedBy(devnet.truth('nft_items')));
+    devnet.grow(GROW);
+    const after = await expectOwnerState();
+    const gone = [...before].filter((item) => !after.has(item));
+    expect(gone.length).toBeGreaterThan(0);
+    expect(after).toEqual(ownedBy(devnet.truth('nft_items')));
   });
 });
