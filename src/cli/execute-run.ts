@@ -14,6 +14,7 @@ import { closeAbandonedRuns } from './abandoned-runs.js';
 import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './warehouse-scope.js';
 import { wellFormedText } from '../core/storable.js';
 import { isSnapshot } from '../core/stream.js';
+import type { SkippedSnapshot } from '../run/snapshot-plan.js';
 
 export interface RunSummary {
   /** Rows and pages committed, by stream. */
@@ -24,6 +25,8 @@ export interface RunSummary {
   readonly rejects: number;
   readonly tipSeqno: number;
   readonly seconds: number;
+  /** Snapshot streams skipped because their refresh is not due. */
+  readonly skipped?: readonly SkippedSnapshot[];
 }
 
 export async function executeRun(
@@ -87,7 +90,7 @@ export async function executeRun(
     }
     progress.finish();
     await record('ok', null);
-    return { rows, pages: { ...requests }, requests: session.http.stats.requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000 };
+    return { rows, pages: { ...requests }, requests: session.http.stats.requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000, skipped: planned.skipped };
   } catch (error) {
     const message = wellFormedText(activeRedactor().redact(error instanceof Error ? error.message : String(error)));
     await record(signal.aborted ? 'interrupted' : 'failed', message).catch(() => undefined);
@@ -101,6 +104,6 @@ export function runTip(session: Session, signal: AbortSignal): Promise<Landmark>
   return session.landmarks.settledTip(session.pipeline.lag.mcBlocks, { signal, reach });
 }
 
-function isoSeconds(unix: number): string {
+export function isoSeconds(unix: number): string {
   return new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RunSummary } from './execute-run.js';
+import { isoSeconds, type RunSummary } from './execute-run.js';
 import { formatSeconds } from './duration.js';
 
 const count = (n: number): string => n.toLocaleString('en-US');
@@ -15,6 +15,7 @@ export function runSummaryLines(command: string, summary: RunSummary): string[] 
   for (const stream of streams) {
     lines.push(`  ${stream.padEnd(width)}  ${count(summary.rows[stream] ?? 0).padStart(9)} rows  ${count(summary.pages[stream] ?? 0).padStart(6)} pages`);
   }
+  for (const skip of summary.skipped ?? []) lines.push(`  ${skip.stream}: not due (last snapshot ${isoSeconds(skip.last)}), skipped until ${isoSeconds(skip.due)}`);
   if (summary.rejects > 0) lines.push(`  ${count(summary.rejects)} item(s) failed validation and are kept in _etl_rejects: chain-etl status shows them`);
   return lines;
 }

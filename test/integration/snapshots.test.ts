@@ -33,7 +33,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('snapshot streams into %s', (kind
 
   const sync = async (file = pipeline): Promise<{ snapshot: Snapshot; before: number; after: number; stderr: string }> => {
     const before = Math.floor(Date.now() / 1000);
-    const result = await runCliInProcess(['sync', file]);
+    const result = await runCliInProcess(['sync', file, '--log-level', 'info']);
     expect(result.code, describeResult(result)).toBe(0);
     const after = Math.floor(Date.now() / 1000);
     return { snapshot: await readWarehouse(kind, sinkPath, { tables }), before, after, stderr: result.stderr };
