@@ -16,6 +16,7 @@ test('the examples are all there', () => {
     'jetton-burns.yaml',
     'jetton-transfers.yaml',
     'nft-transfers.yaml',
+    'token-holdings.yaml',
     'traces.yaml',
     'validator-events.yaml',
   ]);
@@ -72,6 +73,10 @@ test('the public examples', () => {
   expect([blocks.sink.kind, blocks.start]).toEqual(['parquet', { kind: 'utime', utime: 1767225600 }]);
   const wallet = '0:83DFD552E63729B472FCBCC8C45EBCC6691702558B68EC7527E1BA403A0F31A8';
   expect(load('traces.yaml').streams).toEqual({ traces: { account: wallet }, transactions: { accounts: [wallet] } });
+  const holdings = load('token-holdings.yaml');
+  expect(holdings.streamNames).toEqual(['jetton_transfers', 'jetton_masters', 'jetton_wallets', 'nft_items']);
+  expect(holdings.refresh).toEqual({ jetton_masters: 86_400, jetton_wallets: 3600, nft_items: 86_400 });
+  expect(holdings.streams.jetton_wallets).toEqual({ ownerAddresses: ['0:83DFD552E63729B472FCBCC8C45EBCC6691702558B68EC7527E1BA403A0F31A8'] });
   const cron = load('cron-sync.yaml');
   expect(cron.start).toEqual({ kind: 'tip' });
   expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events', 'blocks', 'jetton_burns', 'nft_transfers']);
