@@ -783,20 +783,25 @@ SELECT
   t.block_date,
   t.jetton_master,
   m.user_friendly AS jetton_master_friendly,
+  j.symbol,
+  j.decimals,
   t.source,
   s.user_friendly AS source_friendly,
   t.destination,
   d.user_friendly AS destination_friendly,
   t.amount,
+  CASE WHEN j.decimals IS NULL OR j.decimals > 18 OR CAST(t.amount AS HUGEINT) >= CAST('1' || repeat('0', 20 + j.decimals) AS HUGEINT) THEN NULL
+    ELSE CAST(CAST(t.amount AS HUGEINT) * CAST('1' || repeat('0', 18 - j.decimals) AS HUGEINT) AS DECIMAL(38,0)) * CAST('0.000000000000000001' AS DECIMAL(18,18)) END AS amount_tokens,
   t.forward_ton_amount,
   t.comment,
   t.query_id,
   t.trace_id
 FROM "jetton_transfers" AS t
 LEFT JOIN "addresses" AS m ON m.address = t.jetton_master
+LEFT JOIN "jetton_masters" AS j ON j.jetton_master = t.jetton_master
 LEFT JOIN "addresses" AS s ON s.address = t.source
 LEFT JOIN "addresses" AS d ON d.address = t.destination;
-COMMENT ON VIEW "jetton_transfers_readable" IS 'Jetton transfers with the user-friendly forms of the jetton master, source and destination (from addresses); amounts in raw jetton units.';
+COMMENT ON VIEW "jetton_transfers_readable" IS 'Jetton transfers with the user-friendly forms of the jetton master, source and destination, the token''s symbol and decimals (from jetton_masters) and amount_tokens, the amount scaled by decimals exactly as DECIMAL(38,18): NULL where it is not exact in that type (decimals unknown or above 18, or 10^20 tokens or more), the raw amount beside it. Without jetton_masters in the warehouse, the same view without symbol, decimals and amount_tokens.';
 CREATE OR REPLACE VIEW "daily_transactions" AS
 SELECT
   block_date AS day,

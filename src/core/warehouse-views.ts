@@ -65,7 +65,11 @@ export function definitionsSql(definitions: AnalystDefinitions, tables: Readonly
   return statements.join('\n');
 }
 
-/** The views of `definitions` whose tables are all in `tables`. */
+/**
+ * The views of `definitions` whose tables are all in `tables`; of definitions sharing a name, the
+ * first that can be defined (a richer form of a view where the tables it joins are there).
+ */
 export function viewsOver(definitions: AnalystDefinitions, tables: ReadonlySet<string>): ViewDefinition[] {
-  return definitions.views.filter((view) => view.reads.every((table) => tables.has(table.name)));
+  const possible = definitions.views.filter((view) => view.reads.every((table) => tables.has(table.name)));
+  return possible.filter((view, index) => possible.findIndex((other) => other.name === view.name) === index);
 }

@@ -7,10 +7,23 @@ import type { AnalystDefinitions } from '../core/warehouse-views.js';
 import type { AnyTable } from '../core/table.js';
 import { actionAccountsTable, actionsTable } from './actions.js';
 import { addressesTable } from './addresses.js';
+import { jettonMastersTable } from './jetton-masters.js';
 import { jettonTransfersTable } from './jetton-transfers.js';
 import { transactionsTable } from './transactions.js';
 
 const t = (table: AnyTable): string => quotedIdentifier(table.name);
+
+/**
+ * A raw jetton amount scaled by its decimals, exact, as DECIMAL(38,18) (docs/design.md §4): the
+ * amount times 10^(18 − decimals) in HUGEINT is the value in units of 10^-18, and a DECIMAL product
+ * keeps it exact (a quotient would be DOUBLE). NULL where that is not exact: decimals unknown or
+ * above 18, or 10^20 tokens or more.
+ */
+function tokens(amount: string, decimals: string): string {
+  const power = (exponent: string): string => `CAST('1' || repeat('0', ${exponent}) AS HUGEINT)`;
+  return `CASE WHEN ${decimals} IS NULL OR ${decimals} > 18 OR CAST(${amount} AS HUGEINT) >= ${power(`20 + ${decimals}`)} THEN NULL
+    ELSE CAST(CAST(${amount} AS HUGEINT) * ${power(`18 - ${decimals}`)} AS DECIMAL(38,0)) * CAST('0.000000000000000001' AS DECIMAL(18,18)) END`;
+}
 
 export const analystDefinitions: AnalystDefinitions = {
   macros: [
@@ -23,6 +36,36 @@ export const analystDefinitions: AnalystDefinitions = {
     },
   ],
   views: [
+    {
+      name: 'jetton_transfers_readable',
+      doc:
+        'Jetton transfers with the user-friendly forms of the jetton master, source and destination, the token\'s symbol and decimals (from jetton_masters) and amount_tokens, the amount scaled by decimals exactly as DECIMAL(38,18): NULL where it is not exact in that type (decimals unknown or above 18, or 10^20 tokens or more), the raw amount beside it. Without jetton_masters in the warehouse, the same view without symbol, decimals and amount_tokens.',
+      reads: [jettonTransfersTable, addressesTable, jettonMastersTable],
+      select: `SELECT
+  t.tx_hash,
+  t.tx_time,
+  t.tx_lt,
+  t.block_date,
+  t.jetton_master,
+  m.user_friendly AS jetton_master_friendly,
+  j.symbol,
+  j.decimals,
+  t.source,
+  s.user_friendly AS source_friendly,
+  t.destination,
+  d.user_friendly AS destination_friendly,
+  t.amount,
+  ${tokens('t.amount', 'j.decimals')} AS amount_tokens,
+  t.forward_ton_amount,
+  t.comment,
+  t.query_id,
+  t.trace_id
+FROM ${t(jettonTransfersTable)} AS t
+LEFT JOIN ${t(addressesTable)} AS m ON m.address = t.jetton_master
+LEFT JOIN ${t(jettonMastersTable)} AS j ON j.jetton_master = t.jetton_master
+LEFT JOIN ${t(addressesTable)} AS s ON s.address = t.source
+LEFT JOIN ${t(addressesTable)} AS d ON d.address = t.destination`,
+    },
     {
       name: 'jetton_transfers_readable',
       doc: 'Jetton transfers with the user-friendly forms of the jetton master, source and destination (from addresses); amounts in raw jetton units.',

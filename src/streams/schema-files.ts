@@ -7,7 +7,7 @@ import { bookkeepingTables } from '../core/bookkeeping.js';
 import { commentsSql, createTableSql } from '../core/ddl.js';
 import { dictionaryMarkdown } from '../core/dictionary.js';
 import type { AnyTable } from '../core/table.js';
-import { definitionsSql } from '../core/warehouse-views.js';
+import { definitionsSql, viewsOver } from '../core/warehouse-views.js';
 import { analystDefinitions } from './analyst-views.js';
 import { dataTables } from './index.js';
 
@@ -38,7 +38,7 @@ const row = (name: string, doc: string): string => `| ${name} | ${doc.replaceAll
 
 function dictionary(): string {
   const lines = [`<!-- ${NOTICE} -->`, '', dictionaryMarkdown(warehouseTables).trimEnd(), '', '## Views', '', '| view | what it shows |', '|---|---|'];
-  for (const view of analystDefinitions.views) lines.push(row(view.name, view.doc));
+  for (const view of viewsOver(analystDefinitions, new Set(warehouseTables.map((table) => table.name)))) lines.push(row(view.name, view.doc));
   lines.push('', '## Macros', '', '| macro | what it computes |', '|---|---|');
   for (const macro of analystDefinitions.macros) lines.push(row(`${macro.name}(${macro.parameters.join(', ')})`, macro.doc));
   return `${lines.join('\n')}\n`;

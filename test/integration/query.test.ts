@@ -26,7 +26,8 @@ import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspa
 
 /** The streams of the demo pipeline, so that every view has its tables. */
 const DEMO_STREAMS = /^streams: \[(.*)\]/m.exec(readFileSync(join(PROJECT_ROOT, 'pipelines', 'demo.yaml'), 'utf8'))![1]!.split(', ');
-const VIEW_NAMES = analystDefinitions.views.map((view) => view.name).sort();
+/** Each view once: a view may have a richer definition where the tables it joins are there (jetton_transfers_readable with jetton_masters). */
+const VIEW_NAMES = [...new Set(analystDefinitions.views.map((view) => view.name))].sort();
 const MACRO_NAMES = analystDefinitions.macros.map((macro) => macro.name);
 
 let devnet: TestDevnet;
