@@ -7,10 +7,10 @@ import { z } from 'zod';
 import type { CommandModule } from 'yargs';
 import { describeOptions } from '../config/describe.js';
 import { ConfigError } from '../core/errors.js';
-import type { StreamDefinition } from '../core/stream.js';
+import { isSnapshot, type AnyStream } from '../core/stream.js';
 import type { AnyTable } from '../core/table.js';
 import { unknownName } from '../options/suggest.js';
-import { STREAM_NAMES, streamByName, streams } from '../streams/index.js';
+import { STREAM_NAMES, allStreams, streamByName } from '../streams/index.js';
 
 interface DatasetsArgs {
   streams: string[];
@@ -61,21 +61,22 @@ export const datasetsCommand: CommandModule<object, DatasetsArgs> = {
 };
 
 /** The streams named, in the order named (each once), or all of them; an unknown name is a usage error. */
-function selectedStreams(names: readonly string[]): StreamDefinition[] {
-  if (names.length === 0) return [...streams];
+function selectedStreams(names: readonly string[]): AnyStream[] {
+  if (names.length === 0) return [...allStreams];
   for (const name of names) {
     if (!(STREAM_NAMES as readonly string[]).includes(name)) throw new ConfigError(unknownName(name, STREAM_NAMES, { noun: 'stream', listName: 'streams' }));
   }
   return [...new Set(names)].map(streamByName);
 }
 
-export function datasetJson(stream: StreamDefinition): DatasetJson {
+export function datasetJson(stream: AnyStream): DatasetJson {
   return {
     name: stream.name,
     doc: stream.doc,
     endpoint: stream.endpoint,
-    axis: stream.axis,
-    rescans_overlap: stream.rescansOverlap,
+    // A snapshot stream reads its whole scope each time: no position, no re-scan.
+    axis: isSnapshot(stream) ? 'snapshot' : stream.axis,
+    rescans_overlap: isSnapshot(stream) ? false : stream.rescansOverlap,
     filters: describeOptions(z.object(stream.filters)).map((row) => ({ name: row.key, type: row.type, doc: row.description })),
     tables: stream.tables.map(tableJson),
   };
@@ -97,9 +98,10 @@ function tableJson(table: AnyTable): TableJson {
 }
 
 /** A stream as text: its line, its doc and filters, then each table with a line per column. */
-function datasetText(stream: StreamDefinition): string {
+function datasetText(stream: AnyStream): string {
   const dataset = datasetJson(stream);
-  const lines = [`${dataset.name} (${dataset.endpoint}, paged by ${dataset.axis})`, `  ${dataset.doc}`];
+  const reading = dataset.axis === 'snapshot' ? 'read whole as a snapshot' : `paged by ${dataset.axis}`;
+  const lines = [`${dataset.name} (${dataset.endpoint}, ${reading})`, `  ${dataset.doc}`];
   if (dataset.filters.length > 0) {
     lines.push('  filters:', ...aligned(dataset.filters.map((f) => [f.name, f.type, f.doc])).map((line) => `    ${line}`));
   }
