@@ -482,6 +482,61 @@ TBLPROPERTIES (
   'projection.date.interval.unit' = 'DAYS'
 );
 
+CREATE EXTERNAL TABLE `jetton_masters` (
+  `jetton_master` STRING COMMENT 'Jetton master contract (the token; the key).',
+  `symbol` STRING COMMENT 'Ticker from the indexed metadata (e.g. USD₮); null when the service has none.',
+  `name` STRING COMMENT 'Token name from the indexed metadata.',
+  `decimals` INT COMMENT 'Decimals of the token: the indexed metadata''s, else the on-chain content''s; null when neither names them (TEP-64 then means 9).',
+  `description` STRING COMMENT 'Token description from the indexed metadata.',
+  `image` STRING COMMENT 'Token image URL from the indexed metadata.',
+  `metadata_valid` BOOLEAN COMMENT 'Whether the service found the token metadata valid; null when it sent none.',
+  `is_scam` BOOLEAN COMMENT 'Whether the service marks the token as a scam; null when it says nothing.',
+  `total_supply` DECIMAL(38,0) COMMENT 'Total supply in raw jetton units, exact.',
+  `mintable` BOOLEAN COMMENT 'Whether the admin can still mint.',
+  `admin` STRING COMMENT 'Admin address; null when the token has none.',
+  `jetton_wallet_code_hash` STRING COMMENT 'Code hash of the token''s jetton wallets.',
+  `code_hash` STRING COMMENT 'Code hash of the master contract.',
+  `data_hash` STRING COMMENT 'Data hash of the master contract at its last transaction.',
+  `last_tx_lt` DECIMAL(20,0) COMMENT 'Logical time of the master''s last transaction the service had indexed.',
+  `snapshot_time` TIMESTAMP COMMENT 'When the snapshot holding this row was taken.'
+)
+COMMENT 'One row per jetton master (a token) as of its snapshot, with the token metadata the service indexed; upserted by address, and deleted once the service no longer lists it.'
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/jetton_masters/';
+
+CREATE EXTERNAL TABLE `jetton_wallets` (
+  `jetton_wallet` STRING COMMENT 'Jetton wallet contract (the key).',
+  `owner` STRING COMMENT 'Owner of the wallet.',
+  `jetton_master` STRING COMMENT 'Jetton master (the token).',
+  `balance` DECIMAL(38,0) COMMENT 'Balance in raw jetton units (divide by 10^decimals of the jetton, see jetton_masters), exact.',
+  `last_tx_lt` DECIMAL(20,0) COMMENT 'Logical time of the wallet''s last transaction the service had indexed.',
+  `code_hash` STRING COMMENT 'Code hash of the wallet contract.',
+  `data_hash` STRING COMMENT 'Data hash of the wallet contract at its last transaction.',
+  `snapshot_time` TIMESTAMP COMMENT 'When the snapshot holding this row was taken.'
+)
+COMMENT 'One row per jetton wallet as of its snapshot: the current balance of one owner in one jetton; upserted by wallet address, and deleted once the service no longer lists it.'
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/jetton_wallets/';
+
+CREATE EXTERNAL TABLE `nft_items` (
+  `nft_item` STRING COMMENT 'NFT item contract (the key).',
+  `collection` STRING COMMENT 'Collection of the item; null for an item outside any collection.',
+  `nft_index` STRING COMMENT 'Index of the item in its collection, as a decimal string (indexes reach 2^256: Telegram usernames'' are hashes).',
+  `owner` STRING COMMENT 'Owner of the item (the sale contract while it is on sale; see real_owner).',
+  `real_owner` STRING COMMENT 'Owner behind the sale contract while the item is on sale; null otherwise or when the service does not say.',
+  `on_sale` BOOLEAN COMMENT 'Whether the item is on sale.',
+  `sale_contract` STRING COMMENT 'Sale contract holding the item while it is on sale.',
+  `init` BOOLEAN COMMENT 'Whether the item is initialised.',
+  `content` STRING COMMENT 'Item content as the service sent it (e.g. {"uri": …}).',
+  `last_tx_lt` DECIMAL(20,0) COMMENT 'Logical time of the item''s last transaction the service had indexed.',
+  `code_hash` STRING COMMENT 'Code hash of the item contract.',
+  `data_hash` STRING COMMENT 'Data hash of the item contract at its last transaction.',
+  `snapshot_time` TIMESTAMP COMMENT 'When the snapshot holding this row was taken.'
+)
+COMMENT 'One row per NFT item as of its snapshot: its collection, index, owner and content; upserted by item address, and deleted once the service no longer lists it in the scope.'
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/nft_items/';
+
 CREATE EXTERNAL TABLE `addresses` (
   `address` STRING COMMENT 'Raw form wc:HEX, upper case: the join key of every address column.',
   `user_friendly` STRING COMMENT 'User-friendly form as the API prints it (bounceable or not per contract type).',

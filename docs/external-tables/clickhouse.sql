@@ -343,6 +343,58 @@ CREATE TABLE `traces` (
 ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/traces/**/*.parquet', 'Parquet')
 COMMENT 'One row per complete trace: the tree of transactions one external message (or a tick-tock) set off, keyed by trace_id; its transactions carry the same trace_id. A trace is stored once complete and its row replaced when read again (classification comes later).';
 
+CREATE TABLE `jetton_masters` (
+  `jetton_master` String COMMENT 'Jetton master contract (the token; the key).',
+  `symbol` Nullable(String) COMMENT 'Ticker from the indexed metadata (e.g. USD₮); null when the service has none.',
+  `name` Nullable(String) COMMENT 'Token name from the indexed metadata.',
+  `decimals` Nullable(Int32) COMMENT 'Decimals of the token: the indexed metadata''s, else the on-chain content''s; null when neither names them (TEP-64 then means 9).',
+  `description` Nullable(String) COMMENT 'Token description from the indexed metadata.',
+  `image` Nullable(String) COMMENT 'Token image URL from the indexed metadata.',
+  `metadata_valid` Nullable(Bool) COMMENT 'Whether the service found the token metadata valid; null when it sent none.',
+  `is_scam` Nullable(Bool) COMMENT 'Whether the service marks the token as a scam; null when it says nothing.',
+  `total_supply` Decimal(38, 0) COMMENT 'Total supply in raw jetton units, exact.',
+  `mintable` Nullable(Bool) COMMENT 'Whether the admin can still mint.',
+  `admin` Nullable(String) COMMENT 'Admin address; null when the token has none.',
+  `jetton_wallet_code_hash` Nullable(String) COMMENT 'Code hash of the token''s jetton wallets.',
+  `code_hash` Nullable(String) COMMENT 'Code hash of the master contract.',
+  `data_hash` Nullable(String) COMMENT 'Data hash of the master contract at its last transaction.',
+  `last_tx_lt` Decimal(20, 0) COMMENT 'Logical time of the master''s last transaction the service had indexed.',
+  `snapshot_time` DateTime64(6, 'UTC') COMMENT 'When the snapshot holding this row was taken.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/jetton_masters/**/*.parquet', 'Parquet')
+COMMENT 'One row per jetton master (a token) as of its snapshot, with the token metadata the service indexed; upserted by address, and deleted once the service no longer lists it.';
+
+CREATE TABLE `jetton_wallets` (
+  `jetton_wallet` String COMMENT 'Jetton wallet contract (the key).',
+  `owner` String COMMENT 'Owner of the wallet.',
+  `jetton_master` String COMMENT 'Jetton master (the token).',
+  `balance` Decimal(38, 0) COMMENT 'Balance in raw jetton units (divide by 10^decimals of the jetton, see jetton_masters), exact.',
+  `last_tx_lt` Decimal(20, 0) COMMENT 'Logical time of the wallet''s last transaction the service had indexed.',
+  `code_hash` Nullable(String) COMMENT 'Code hash of the wallet contract.',
+  `data_hash` Nullable(String) COMMENT 'Data hash of the wallet contract at its last transaction.',
+  `snapshot_time` DateTime64(6, 'UTC') COMMENT 'When the snapshot holding this row was taken.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/jetton_wallets/**/*.parquet', 'Parquet')
+COMMENT 'One row per jetton wallet as of its snapshot: the current balance of one owner in one jetton; upserted by wallet address, and deleted once the service no longer lists it.';
+
+CREATE TABLE `nft_items` (
+  `nft_item` String COMMENT 'NFT item contract (the key).',
+  `collection` Nullable(String) COMMENT 'Collection of the item; null for an item outside any collection.',
+  `nft_index` String COMMENT 'Index of the item in its collection, as a decimal string (indexes reach 2^256: Telegram usernames'' are hashes).',
+  `owner` Nullable(String) COMMENT 'Owner of the item (the sale contract while it is on sale; see real_owner).',
+  `real_owner` Nullable(String) COMMENT 'Owner behind the sale contract while the item is on sale; null otherwise or when the service does not say.',
+  `on_sale` Nullable(Bool) COMMENT 'Whether the item is on sale.',
+  `sale_contract` Nullable(String) COMMENT 'Sale contract holding the item while it is on sale.',
+  `init` Nullable(Bool) COMMENT 'Whether the item is initialised.',
+  `content` Nullable(String) COMMENT 'Item content as the service sent it (e.g. {"uri": …}).',
+  `last_tx_lt` Decimal(20, 0) COMMENT 'Logical time of the item''s last transaction the service had indexed.',
+  `code_hash` Nullable(String) COMMENT 'Code hash of the item contract.',
+  `data_hash` Nullable(String) COMMENT 'Data hash of the item contract at its last transaction.',
+  `snapshot_time` DateTime64(6, 'UTC') COMMENT 'When the snapshot holding this row was taken.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/nft_items/**/*.parquet', 'Parquet')
+COMMENT 'One row per NFT item as of its snapshot: its collection, index, owner and content; upserted by item address, and deleted once the service no longer lists it in the scope.';
+
 CREATE TABLE `addresses` (
   `address` String COMMENT 'Raw form wc:HEX, upper case: the join key of every address column.',
   `user_friendly` Nullable(String) COMMENT 'User-friendly form as the API prints it (bounceable or not per contract type).',

@@ -428,6 +428,67 @@ WITH (
 );
 CALL hive.system.sync_partition_metadata('chain_etl', 'traces', 'ADD');
 
+CREATE TABLE hive.chain_etl."jetton_masters" (
+  "jetton_master" VARCHAR COMMENT 'Jetton master contract (the token; the key).',
+  "symbol" VARCHAR COMMENT 'Ticker from the indexed metadata (e.g. USD₮); null when the service has none.',
+  "name" VARCHAR COMMENT 'Token name from the indexed metadata.',
+  "decimals" INTEGER COMMENT 'Decimals of the token: the indexed metadata''s, else the on-chain content''s; null when neither names them (TEP-64 then means 9).',
+  "description" VARCHAR COMMENT 'Token description from the indexed metadata.',
+  "image" VARCHAR COMMENT 'Token image URL from the indexed metadata.',
+  "metadata_valid" BOOLEAN COMMENT 'Whether the service found the token metadata valid; null when it sent none.',
+  "is_scam" BOOLEAN COMMENT 'Whether the service marks the token as a scam; null when it says nothing.',
+  "total_supply" DECIMAL(38,0) COMMENT 'Total supply in raw jetton units, exact.',
+  "mintable" BOOLEAN COMMENT 'Whether the admin can still mint.',
+  "admin" VARCHAR COMMENT 'Admin address; null when the token has none.',
+  "jetton_wallet_code_hash" VARCHAR COMMENT 'Code hash of the token''s jetton wallets.',
+  "code_hash" VARCHAR COMMENT 'Code hash of the master contract.',
+  "data_hash" VARCHAR COMMENT 'Data hash of the master contract at its last transaction.',
+  "last_tx_lt" DECIMAL(20,0) COMMENT 'Logical time of the master''s last transaction the service had indexed.',
+  "snapshot_time" TIMESTAMP(6) COMMENT 'When the snapshot holding this row was taken.'
+)
+COMMENT 'One row per jetton master (a token) as of its snapshot, with the token metadata the service indexed; upserted by address, and deleted once the service no longer lists it.'
+WITH (
+  external_location = 's3://your-bucket/chain-etl/jetton_masters',
+  format = 'PARQUET'
+);
+
+CREATE TABLE hive.chain_etl."jetton_wallets" (
+  "jetton_wallet" VARCHAR COMMENT 'Jetton wallet contract (the key).',
+  "owner" VARCHAR COMMENT 'Owner of the wallet.',
+  "jetton_master" VARCHAR COMMENT 'Jetton master (the token).',
+  "balance" DECIMAL(38,0) COMMENT 'Balance in raw jetton units (divide by 10^decimals of the jetton, see jetton_masters), exact.',
+  "last_tx_lt" DECIMAL(20,0) COMMENT 'Logical time of the wallet''s last transaction the service had indexed.',
+  "code_hash" VARCHAR COMMENT 'Code hash of the wallet contract.',
+  "data_hash" VARCHAR COMMENT 'Data hash of the wallet contract at its last transaction.',
+  "snapshot_time" TIMESTAMP(6) COMMENT 'When the snapshot holding this row was taken.'
+)
+COMMENT 'One row per jetton wallet as of its snapshot: the current balance of one owner in one jetton; upserted by wallet address, and deleted once the service no longer lists it.'
+WITH (
+  external_location = 's3://your-bucket/chain-etl/jetton_wallets',
+  format = 'PARQUET'
+);
+
+CREATE TABLE hive.chain_etl."nft_items" (
+  "nft_item" VARCHAR COMMENT 'NFT item contract (the key).',
+  "collection" VARCHAR COMMENT 'Collection of the item; null for an item outside any collection.',
+  "nft_index" VARCHAR COMMENT 'Index of the item in its collection, as a decimal string (indexes reach 2^256: Telegram usernames'' are hashes).',
+  "owner" VARCHAR COMMENT 'Owner of the item (the sale contract while it is on sale; see real_owner).',
+  "real_owner" VARCHAR COMMENT 'Owner behind the sale contract while the item is on sale; null otherwise or when the service does not say.',
+  "on_sale" BOOLEAN COMMENT 'Whether the item is on sale.',
+  "sale_contract" VARCHAR COMMENT 'Sale contract holding the item while it is on sale.',
+  "init" BOOLEAN COMMENT 'Whether the item is initialised.',
+  "content" VARCHAR COMMENT 'Item content as the service sent it (e.g. {"uri": …}).',
+  "last_tx_lt" DECIMAL(20,0) COMMENT 'Logical time of the item''s last transaction the service had indexed.',
+  "code_hash" VARCHAR COMMENT 'Code hash of the item contract.',
+  "data_hash" VARCHAR COMMENT 'Data hash of the item contract at its last transaction.',
+  "snapshot_time" TIMESTAMP(6) COMMENT 'When the snapshot holding this row was taken.'
+)
+COMMENT 'One row per NFT item as of its snapshot: its collection, index, owner and content; upserted by item address, and deleted once the service no longer lists it in the scope.'
+WITH (
+  external_location = 's3://your-bucket/chain-etl/nft_items',
+  format = 'PARQUET'
+);
+
 CREATE TABLE hive.chain_etl."addresses" (
   "address" VARCHAR COMMENT 'Raw form wc:HEX, upper case: the join key of every address column.',
   "user_friendly" VARCHAR COMMENT 'User-friendly form as the API prints it (bounceable or not per contract type).',
