@@ -7,9 +7,9 @@ import { identifierList } from '../core/ddl.js';
 import { fsyncPath } from './durable-fs.js';
 import { removeLeftovers } from './parquet-cleanup.js';
 import { damagedFiles } from './parquet-integrity.js';
-import { TEMP_SUFFIX, dataFilePath } from './parquet-layout.js';
+import { TEMP_SUFFIX, dataFilePath, parquetSelectList } from './parquet-layout.js';
 import { lockWarehouse } from './parquet-lock.js';
-import { MANIFEST_FILE, manifestColumns, readManifest, writeManifest, type Manifest, type ManifestFile } from './parquet-manifest.js';
+import { MANIFEST_FILE, PARQUET_TYPES, manifestColumns, readManifest, writeManifest, type Manifest, type ManifestFile } from './parquet-manifest.js';
 import { VERSION_2, changedTables, selectFromVersion1, type ChangedTable } from './schema-v2.js';
 import { schemaVersionError } from './schema-version.js';
 
@@ -74,7 +74,7 @@ async function rewriteChangedTables(connection: DuckDBConnection, root: string, 
       retired.push({ path: file.path, retiredAt: now });
       folders.add(dirname(join(root, path)));
     }
-    tables[changed.table.name] = { columns: manifestColumns(changed.table), files };
+    tables[changed.table.name] = { columns: manifestColumns(changed.table), files, parquetTypes: PARQUET_TYPES };
   }
   for (const folder of folders) await fsyncPath(folder);
   return { ...manifest, schemaVersion: VERSION_2, generation, tables, retired };
@@ -87,7 +87,7 @@ async function copyChanged(connection: DuckDBConnection, changed: ChangedTable, 
   const partial = `${target}${TEMP_SUFFIX}`;
   await mkdir(dirname(target), { recursive: true });
   const result = await connection.run(
-    `COPY (SELECT ${selectFromVersion1(changed)} FROM read_parquet(${quotedString(source)}, hive_partitioning = false) ORDER BY ${order}) ` +
+    `COPY (SELECT ${parquetSelectList(table)} FROM (SELECT ${selectFromVersion1(changed)} FROM read_parquet(${quotedString(source)}, hive_partitioning = false)) ORDER BY ${order}) ` +
       `TO ${quotedString(partial)} (FORMAT parquet, COMPRESSION zstd)`,
   );
   if (result.rowsChanged === 0) {

@@ -7,7 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataTables, streams } from '../../src/streams/index.js';
+import { streams } from '../../src/streams/index.js';
+import { positionTables } from '../support/position-tables.js';
 import { ABANDONED_RUN_ERROR } from '../../src/cli/abandoned-runs.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import type { Row } from '../../src/core/table.js';
@@ -161,7 +162,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('backfill into %s', (kind) => {
     if (kind === 'parquet') {
       // After the restarts' opens, nothing but the manifest's files is left on disk, and the glob holds no duplicates.
       expect(snapshot.files!.onDisk.length).toBe(snapshot.files!.listed.length);
-      for (const table of dataTables.map((t) => t.name)) {
+      for (const table of positionTables.map((t) => t.name)) {
         const rows = snapshot.glob!.get(table)!;
         const diff = diffRows(tableNamed(table), rows, rows);
         expect(diff.duplicates, table).toBe(0);

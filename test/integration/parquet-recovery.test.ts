@@ -13,7 +13,8 @@ import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { etlRejects, etlRuns } from '../../src/core/bookkeeping.js';
 import { readManifest, type Manifest } from '../../src/load/parquet-manifest.js';
 import { manifestViewsSql } from '../../src/load/parquet-views.js';
-import { dataTables, streams } from '../../src/streams/index.js';
+import { streams } from '../../src/streams/index.js';
+import { positionTables } from '../support/position-tables.js';
 import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli.js';
@@ -84,11 +85,11 @@ async function expectEqualsTruth(kind: SinkKind, sinkPath: string, chain: Devnet
 async function readerOf(sinkPath: string, manifest: Manifest): Promise<{ count: () => Promise<number[]>; close: () => void }> {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  await connection.run(manifestViewsSql(sinkPath, manifest, [...dataTables, etlRuns, etlRejects]));
+  await connection.run(manifestViewsSql(sinkPath, manifest, [...positionTables, etlRuns, etlRejects]));
   return {
     count: async () => {
       const counts: number[] = [];
-      for (const table of dataTables) counts.push(Number((await connection.runAndReadAll(`SELECT count(*) FROM "${table.name}"`)).getRows()[0]![0]));
+      for (const table of positionTables) counts.push(Number((await connection.runAndReadAll(`SELECT count(*) FROM "${table.name}"`)).getRows()[0]![0]));
       return counts;
     },
     close: () => {

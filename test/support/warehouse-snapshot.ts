@@ -8,7 +8,7 @@ import type { Range } from '../../src/core/coverage.js';
 import type { AnyTable, Row, RowOf } from '../../src/core/table.js';
 import { readRows } from '../../src/load/duckdb-read.js';
 import { emptyManifest, readManifest, type Manifest } from '../../src/load/parquet-manifest.js';
-import { dataTables } from '../../src/streams/index.js';
+import { positionTables } from './position-tables.js';
 import { openReader } from './warehouse-reader.js';
 import type { SinkKind } from './workspace.js';
 
@@ -47,7 +47,7 @@ export interface ReadOptions {
   readonly partial?: boolean;
   /** Parquet: also read every table through the glob (`Snapshot.glob`). @default true */
   readonly glob?: boolean;
-  /** The data tables to read (`Snapshot.tables` holds only these). @default every data table */
+  /** The data tables to read (`Snapshot.tables` holds only these). @default the tables of every position stream */
   readonly tables?: readonly AnyTable[];
 }
 
@@ -55,7 +55,7 @@ export interface ReadOptions {
 export async function readWarehouse(kind: SinkKind, path: string, options: ReadOptions = {}): Promise<Snapshot> {
   const manifest = kind === 'parquet' ? ((await readManifest(path)) ?? (options.partial ? emptyManifest(0) : undefined)) : undefined;
   if (kind === 'parquet' && manifest === undefined) throw new Error(`no manifest in ${path}`);
-  const wanted = options.tables ?? dataTables;
+  const wanted = options.tables ?? positionTables;
   const reader = await openReader(kind, path, manifest, wanted);
   try {
     const present = new Set((await reader.query('SELECT table_name FROM information_schema.tables')).map((row) => String(row.table_name)));

@@ -8,7 +8,7 @@ import { etlRejects, etlRuns } from '../../../src/core/bookkeeping.js';
 import { readRows } from '../../../src/load/duckdb-read.js';
 import { readManifest } from '../../../src/load/parquet-manifest.js';
 import type { Row } from '../../../src/core/table.js';
-import { dataTables } from '../../../src/streams/index.js';
+import { positionTables } from '../../support/position-tables.js';
 import { openWarehouse } from '../../support/warehouse-reader.js';
 import { checkpointsOf, dataFilesOnDisk, readWarehouse, type RejectRow, type RunRow, type Snapshot } from '../../support/warehouse-snapshot.js';
 import type { SinkKind } from '../../support/workspace.js';
@@ -18,13 +18,13 @@ export async function readCommitted(kind: SinkKind, path: string): Promise<Snaps
   const manifest = existsSync(path) ? await readManifest(path) : undefined;
   const onDisk = await dataFilesOnDisk(path);
   if (manifest === undefined) {
-    const tables = new Map<string, Row[]>(dataTables.map((table) => [table.name, []]));
+    const tables = new Map<string, Row[]>(positionTables.map((table) => [table.name, []]));
     return { kind, tables, files: { onDisk, listed: [] }, checkpoints: new Map(), covered: new Map(), runs: [], rejects: 0, rejectRows: [] };
   }
   const reader = await openWarehouse(kind, path);
   try {
     const tables = new Map<string, Row[]>();
-    for (const table of dataTables) tables.set(table.name, await readRows(reader.connection, table));
+    for (const table of positionTables) tables.set(table.name, await readRows(reader.connection, table));
     const runs = (await readRows(reader.connection, etlRuns)) as RunRow[];
     const rejectRows = (await readRows(reader.connection, etlRejects)) as RejectRow[];
     const rejects = rejectRows.length;

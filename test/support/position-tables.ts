@@ -1,0 +1,9 @@
+/**
+ * The tables a pipeline of every position stream writes (the test workspace's default, see
+ * workspace.ts): the snapshot streams' tables are not among them.
+ */
+import { streams } from '../../src/streams/index.js';
+import { addressesTable } from '../../src/streams/addresses.js';
+import type { AnyTable } from '../../src/core/table.js';
+
+export const positionTables: readonly AnyTable[] = [...new Set([...streams.flatMap((stream) => stream.tables), addressesTable])];
