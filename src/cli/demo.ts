@@ -48,9 +48,11 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
           out();
           out(`${sink} → ${session.pipeline.sink.path}: ${rows} rows in ${seconds.toFixed(1)} s (${Math.round(rows / seconds)} rows/s), ${session.http.stats.requests - before} requests`);
           const reader = await warehouseReader(session.sink);
-          for (const table of warehouseTables(session.streams)) {
+          const tables = warehouseTables(session.streams);
+          const width = Math.max(...tables.map((table) => table.name.length));
+          for (const table of tables) {
             const count = (await reader.runAndReadAll(`SELECT count(*) FROM "${table.name}"`)).getRows()[0]?.[0];
-            out(`  ${table.name.padEnd(18)} ${String(count).padStart(9)}`);
+            out(`  ${table.name.padEnd(width)} ${String(count).padStart(9)}`);
           }
           if (sink === 'duckdb') await exampleQueries(reader, out);
         } finally {
@@ -79,15 +81,14 @@ async function exampleQueries(reader: Awaited<ReturnType<typeof warehouseReader>
     for (const row of result.getRowsJson()) out(`  ${row.map((v) => String(v)).join(' | ')}`);
   };
   await show(
-    'Top jetton senders (by number of transfers)',
-    `SELECT t.source, a.user_friendly, count(*) AS transfers, sum(t.amount) AS total_amount
-     FROM jetton_transfers t LEFT JOIN addresses a ON a.address = t.source
-     GROUP BY ALL ORDER BY transfers DESC, t.source LIMIT 5`,
+    "Top jetton senders, per token (amounts exact in the token's decimals)",
+    `SELECT symbol, source_friendly AS sender, count(*) AS transfers, sum(amount_tokens) AS tokens
+     FROM jetton_transfers_readable GROUP BY ALL ORDER BY transfers DESC, sender LIMIT 5`,
   );
   await show(
-    'Daily transaction counts',
-    `SELECT block_date AS day, count(*) AS transactions, count(*) FILTER (WHERE aborted) AS aborted
-     FROM transactions GROUP BY day ORDER BY day`,
+    'Transactions per UTC hour, fees in TON (exact)',
+    `SELECT date_trunc('hour', tx_time AT TIME ZONE 'UTC') AS hour_utc, count(*) AS transactions, sum(ton(total_fees)) AS fees_ton
+     FROM transactions GROUP BY ALL ORDER BY hour_utc`,
   );
 }
 

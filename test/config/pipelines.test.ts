@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { allStreams } from '../../src/streams/index.js';
 import { expect, test } from 'vitest';
 import { loadPipeline } from '../../src/config/index.js';
 
@@ -43,7 +44,7 @@ test('demo.yaml: the devnet, all streams, from its first block', () => {
     start: { kind: 'mc_seqno', mcSeqno: 50_000_000 },
     lag: { mcBlocks: 0 },
     actionsOverlap: { mcBlocks: 150 },
-    streams: { transactions: {}, actions: {}, jetton_transfers: {}, validator_events: {}, blocks: {}, jetton_burns: {}, nft_transfers: {} },
+    streams: Object.fromEntries(allStreams.map((stream) => [stream.name, {}])),
     sink: { kind: 'duckdb', path: 'data/demo.duckdb', retainSupersededMinutes: 10, compactAfterFiles: 8, waitForReadersSeconds: 30 },
   });
   expect(p.apiKey).toBe('demo-key');
