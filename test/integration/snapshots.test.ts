@@ -3,7 +3,8 @@
  * both sinks: after a sync each table equals the devnet's current state, every row stamped with the
  * snapshot time the run recorded; the chain grows and the next snapshot equals the new state exactly;
  * a row the service no longer lists is deleted; `refresh` skips a stream until it is due, and status
- * shows the last snapshot.
+ * shows the last snapshot. Under 5xx answers, resets, truncated and malformed bodies and unknown
+ * fields on the snapshot endpoints themselves, a sync still ends equal to the state.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,7 +14,9 @@ import { buildDevnetApi, type Devnet } from '../../src/devnet/index.js';
 import { truthRows } from '../../src/devnet/truth.js';
 import { snapshotStreams } from '../../src/streams/index.js';
 import { nftItemsStream } from '../../src/streams/nft-items.js';
-import { runCliInProcess } from '../support/cli-in-process.js';
+import { runCliInProcess, runInProcess } from '../support/cli-in-process.js';
+import { KEY, KEY_ENV } from '../support/test-key.js';
+import { startChaosDevnet } from '../chaos/support/devnet.js';
 import { describeResult } from '../support/cli-result.js';
 import { NO_MISMATCH, canonical, describeDiff, diffRows, mismatch } from '../support/row-diff.js';
 import { expectedSnapshotRows } from '../support/snapshot-truth.js';
@@ -218,5 +221,42 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('nft_items of one owner into %s',
     const gone = [...before].filter((item) => !after.has(item));
     expect(gone.length).toBeGreaterThan(0);
     expect(after).toEqual(ownedBy(devnet.truth('nft_items')));
+  });
+});
+
+describe.each<SinkKind>(['duckdb', 'parquet'])('snapshot streams under faults into %s', (kind) => {
+  it('5xx, resets, truncated and malformed bodies, unknown fields on the snapshot endpoints: the sync exits 0 and each table equals the state', async () => {
+    const snapshotPaths = new Set(snapshotStreams.map((stream) => stream.endpoint));
+    const { devnet, log } = await startChaosDevnet({
+      seed: SEED + 1,
+      blocks: 60,
+      faults: { http5xx: 0.4, reset: 0.15, truncate: 0.15, malformedJson: 0.15, unknownFields: 0.5 },
+    });
+    const faulted = new Set<string>();
+    const stop = log.listen((info) => {
+      if (snapshotPaths.has(info.path)) for (const fault of info.faults) faulted.add(fault);
+    });
+    const work = await makeWorkspace(`snapshot-faults-${kind}`);
+    try {
+      const sinkPath = work.sinkPath(kind);
+      const file = await work.pipeline({ url: devnet.url, kind, sinkPath, streams: names });
+      const result = await runInProcess(['sync', file, '--log-level', 'silent'], { [KEY_ENV]: KEY });
+      expect(result.code, describeResult(result)).toBe(0);
+      stop();
+      // The faults reached the snapshot reads themselves, or the test proves nothing about them.
+      expect(faulted.size, `faults on the snapshot endpoints: ${[...faulted].join(', ')}`).toBeGreaterThanOrEqual(3);
+      const snapshot = await readWarehouse(kind, sinkPath, { tables });
+      for (const stream of snapshotStreams) {
+        for (const [table, rows] of expectedSnapshotRows(devnet, stream, Number(snapshot.checkpoints.get(stream.name)))) {
+          const diff = diffRows(stream.tables.find((t) => t.name === table)!, rows, snapshot.tables.get(table)!);
+          expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
+        }
+      }
+      expect(snapshot.rejects).toBe(0);
+    } finally {
+      stop();
+      await devnet.close();
+      await work.remove();
+    }
   });
 });
