@@ -32,10 +32,10 @@ export function snapshotStatus(stream: string, stored: string | undefined, refre
   };
 }
 
-export function snapshotStatusLines(status: SnapshotStatus): string[] {
+export function snapshotStatusLines(status: SnapshotStatus, nameWidth = 18): string[] {
   const taken = status.last_snapshot === null ? 'no snapshot yet' : `snapshot ${status.last_snapshot}`;
   const next = status.next_due === null ? 'the next sync takes one' : `next due ${status.next_due}`;
-  const lines = [`${status.stream.padEnd(18)} ${taken}; ${next}`];
+  const lines = [`${status.stream.padEnd(nameWidth)} ${taken}; ${next}`];
   if (status.incomplete) lines.push('  a later snapshot was begun and not completed: the next sync completes one and removes what it did not see');
   return lines;
 }

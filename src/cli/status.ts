@@ -20,6 +20,8 @@ import { snapshotStatus, snapshotStatusLines, type SnapshotStatus } from './snap
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { activeRedactor } from '../core/secret-scope.js';
 
+/** The width of the stream and table name columns, wider where a name is longer. */
+const NAME_WIDTH = 18;
 /** How long status waits for the tip (and the start's position), all requests together. */
 const TIP_TIMEOUT_MS = 3000;
 /** Masterchain blocks below the tip read with it (a cron warehouse is rarely further behind). */
@@ -141,11 +143,14 @@ async function distanceToTip(landmarks: Landmarks, axis: PositionAxis, position:
 function formatStatus(report: StatusReport): string {
   const lines = [`pipeline ${report.pipeline} → ${report.sink.kind} ${report.sink.path}`];
   lines.push('error' in report.tip ? `settled tip: unknown (${report.tip.error}); distances to it are not shown` : `settled tip: masterchain ${report.tip.seqno}, lt ${report.tip.end_lt}`);
-  lines.push('', 'stream             checkpoint            behind the tip');
-  for (const status of report.streams) lines.push(...(status.axis === 'snapshot' ? snapshotStatusLines(status) : streamStatusLines(status, report.pipeline)));
-  lines.push('', 'table              rows');
-  for (const [name, rows] of Object.entries(report.tables)) lines.push(`${name.padEnd(18)} ${rows}`);
-  lines.push(`${'_etl_rejects'.padEnd(18)} ${report.rejects}`, '', 'last runs');
+  // Names narrower than the column keep its width; longer ones widen it for every line.
+  const streamWidth = Math.max(NAME_WIDTH, ...report.streams.map((status) => status.stream.length));
+  lines.push('', `${'stream'.padEnd(streamWidth)} checkpoint            behind the tip`);
+  for (const status of report.streams) lines.push(...(status.axis === 'snapshot' ? snapshotStatusLines(status, streamWidth) : streamStatusLines(status, report.pipeline, streamWidth)));
+  const tableWidth = Math.max(NAME_WIDTH, ...Object.keys(report.tables).map((name) => name.length));
+  lines.push('', `${'table'.padEnd(tableWidth)} rows`);
+  for (const [name, rows] of Object.entries(report.tables)) lines.push(`${name.padEnd(tableWidth)} ${rows}`);
+  lines.push(`${'_etl_rejects'.padEnd(tableWidth)} ${report.rejects}`, '', 'last runs');
   for (const run of report.runs) lines.push(`  ${String(run.started_at)}  ${String(run.command).padEnd(8)} ${String(run.status).padEnd(11)} rows ${String(run.rows)}${run.error ? `  error: ${String(run.error)}` : ''}`);
   return lines.join('\n') + '\n';
 }

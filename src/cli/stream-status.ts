@@ -72,12 +72,12 @@ export function streamStatus(stream: StreamDefinition, stored: string | undefine
 }
 
 /** The text lines of a stream: its checkpoint and distance, then what it covers and each hole with how to fill it. */
-export function streamStatusLines(status: StreamStatus, pipelineFile: string): string[] {
+export function streamStatusLines(status: StreamStatus, pipelineFile: string, nameWidth = 18): string[] {
   const unit = status.axis === 'lt' ? 'lt' : 's';
   const holes = status.holes.length === 0 ? '' : `, ${status.holes.length} ${status.holes.length === 1 ? 'hole' : 'holes'} (below)`;
   const distance = status.behind_blocks === null || status.behind_seconds === null ? '' : ` (${status.behind_blocks} blocks, ${formatSeconds(status.behind_seconds)})`;
   const behind = status.checkpoint === null ? 'not loaded yet' : `${status.behind === null ? '?' : `${status.behind} ${unit}${distance}`}${holes}`;
-  const lines = [`${status.stream.padEnd(18)} ${(status.checkpoint ?? 'none').padEnd(21)} ${behind}`];
+  const lines = [`${status.stream.padEnd(nameWidth)} ${(status.checkpoint ?? 'none').padEnd(21)} ${behind}`];
   if (status.checkpoint === null) return lines;
   lines.push(`  covered ${describeCovered(status.covered)}`);
   for (const hole of status.holes) {
