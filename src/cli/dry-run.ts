@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { Plan, PlanContext, PlannedStream, StoredCheckpoint } from '../run/plan.js';
 import { estimateJob, estimatedSeconds, type JobEstimate } from '../run/estimate.js';
+import { DEFAULT_PAGE_LIMIT } from '../run/runner.js';
 import { isSnapshot, type PositionAxis } from '../core/stream.js';
 import { snapshotCost } from './snapshot-dry-run.js';
 import { readWarehouseFacts } from '../load/read-only-warehouse.js';
@@ -15,10 +16,8 @@ import { warehouseTables, type Session } from './session.js';
 import { checkScopes, decodedCheckpoints, scopeRecorder } from './warehouse-scope.js';
 import { runTip } from './execute-run.js';
 import { formatSeconds } from './duration.js';
+import { utcTime } from './utc-time.js';
 import type { InterruptSignal } from './signals.js';
-
-/** Items per request, as the runner asks. */
-const PAGE_LIMIT = 1000;
 
 /** Prints the dry run's lines on stdout, then closes the session. */
 export async function printDryRun(session: Session, command: string, plan: (ctx: PlanContext) => Promise<Plan>, interrupt: InterruptSignal): Promise<void> {
@@ -37,14 +36,14 @@ export async function dryRun(session: Session, command: string, plan: (ctx: Plan
   const planned = await plan({ landmarks: session.landmarks, tip, stored, scopeOf: scopeRecorder(session, stored, tip), signal });
   const { rps, concurrency } = session.pipeline.rate;
   const estimates: JobEstimate[] = [];
-  for (const job of planned.jobs) estimates.push(await estimateJob(job, { api: session.v3, pageLimit: PAGE_LIMIT, concurrency, signal }));
+  for (const job of planned.jobs) estimates.push(await estimateJob(job, { api: session.v3, pageLimit: DEFAULT_PAGE_LIMIT, concurrency, signal }));
   const latencyMs = median(estimates.map((e) => e.probeMs));
   const at = (axis: PositionAxis, position: bigint): Promise<string> => describePosition(session.landmarks, axis, position, signal);
 
   const { sink } = session.pipeline;
   const lines = [
     `${command} --dry-run ${session.pipeline.file} → ${sink.kind} ${sink.path}: nothing is written`,
-    `settled tip: masterchain block ${tip.seqno} (${utc(tip.utime)}); ${rps} requests/s, ${concurrency} at a time`,
+    `settled tip: masterchain block ${tip.seqno} (${utcTime(tip.utime)}); ${rps} requests/s, ${concurrency} at a time`,
     '',
     `${'stream'.padEnd(20)} ${'from'.padEnd(46)} ${'to'.padEnd(46)} ${'requests≈'.padStart(10)} ${'time≈'.padStart(7)}`,
   ];
@@ -80,13 +79,9 @@ async function readStoredCheckpoints(pipeline: Pipeline, streams: readonly Plann
 }
 
 async function describePosition(landmarks: Landmarks, axis: PositionAxis, position: bigint, signal: AbortSignal): Promise<string> {
-  if (axis === 'utime') return utc(Number(position));
+  if (axis === 'utime') return utcTime(Number(position));
   const block = await landmarks.holdingLt(position, signal);
-  return block === undefined ? `lt ${position}` : `lt ${position} (${utc(block.utime)})`;
-}
-
-function utc(utime: number): string {
-  return `${new Date(utime * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return block === undefined ? `lt ${position}` : `lt ${position} (${utcTime(block.utime)})`;
 }
 
 function median(values: readonly number[]): number {

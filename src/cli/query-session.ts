@@ -4,16 +4,20 @@
  * sync waits for beyond the statement's own time (docs/design.md §5).
  */
 import type { DuckDBResultReader } from '@duckdb/node-api';
-import { loadPipeline } from '../config/index.js';
+import { loadPipeline, type Pipeline } from '../config/index.js';
 import { ConfigError, FatalError } from '../core/errors.js';
 import { openQuerySession, type QuerySession } from '../load/read-only-warehouse.js';
 import { analystDefinitions } from '../streams/analyst-views.js';
 import { overridesOf, type PipelineArgs } from './pipeline-options.js';
 import { plannedStreams, warehouseTables } from './session.js';
 
-/** Opens the warehouse the pipeline file (and its override flags) names, for reading by `command`. */
-export async function openPipelineQuerySession(args: PipelineArgs, command: 'query' | 'sql' | 'report'): Promise<QuerySession> {
-  const pipeline = loadPipeline(args.pipeline, overridesOf(args), process.env, { requireApiKey: false });
+/** The pipeline file (and its override flags) as a reader takes it: without the API key. */
+export function readerPipeline(args: PipelineArgs): Pipeline {
+  return loadPipeline(args.pipeline, overridesOf(args), process.env, { requireApiKey: false });
+}
+
+/** Opens the warehouse the pipeline names, for reading by `command`. */
+export async function openPipelineQuerySession(pipeline: Pipeline, command: 'query' | 'sql' | 'report'): Promise<QuerySession> {
   return openQuerySession(pipeline.sink.kind, pipeline.sink.path, warehouseTables(plannedStreams(pipeline)), analystDefinitions, command);
 }
 

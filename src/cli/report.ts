@@ -3,14 +3,13 @@
  * and how its runs went (rows per day per table, distance to the tip and throughput over the recent
  * runs, rejects). Reads like `query`: read-only, no API key, no lock a sync waits for.
  */
-import { writeFileSync, renameSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { loadPipeline } from '../config/index.js';
+import { writeFileDurably } from '../load/durable-fs.js';
 import { readReport } from '../report/read-report.js';
 import { reportHtml } from '../report/html.js';
-import { openPipelineQuerySession } from './query-session.js';
+import { openPipelineQuerySession, readerPipeline } from './query-session.js';
 import { plannedStreams, warehouseTables } from './session.js';
-import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
+import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 interface ReportArgs extends PipelineArgs {
   html: string;
@@ -26,8 +25,8 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       runs: { type: 'number', default: 50, describe: 'how many recent runs to show' },
     }) as never,
   handler: async (args) => {
-    const pipeline = loadPipeline(args.pipeline, overridesOf(args), process.env, { requireApiKey: false });
-    const session = await openPipelineQuerySession(args, 'report');
+    const pipeline = readerPipeline(args);
+    const session = await openPipelineQuerySession(pipeline, 'report');
     let html: string;
     try {
       const read = await readReport(async (sql) => (await session.connection.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[], warehouseTables(plannedStreams(pipeline)), args.runs);
@@ -36,8 +35,6 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       session.close();
     }
     // Written whole or not at all: a reader never opens half a page.
-    const temporary = `${args.html}.tmp-${process.pid}`;
-    writeFileSync(temporary, html);
-    renameSync(temporary, args.html);
+    await writeFileDurably(args.html, html);
   },
 };

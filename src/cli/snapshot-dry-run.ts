@@ -6,6 +6,8 @@
 import type { V3Api } from '../api/v3.js';
 import type { SnapshotDefinition } from '../core/stream.js';
 import type { Plan } from '../run/plan.js';
+import { DEFAULT_PAGE_LIMIT } from '../run/runner.js';
+import { utcTime } from './utc-time.js';
 
 export interface SnapshotCost {
   readonly line: string;
@@ -13,21 +15,15 @@ export interface SnapshotCost {
   readonly requests: number;
 }
 
-const PAGE_LIMIT = 1000;
-
 export async function snapshotCost(stream: SnapshotDefinition, plan: Plan, api: V3Api, signal: AbortSignal): Promise<SnapshotCost> {
   const name = stream.name.padEnd(20);
   const skipped = plan.skipped?.find((s) => s.stream === stream.name);
-  if (skipped !== undefined) return { line: `${name} snapshot not due until ${utc(skipped.due)} (refresh)`, requests: 0 };
+  if (skipped !== undefined) return { line: `${name} snapshot not due until ${utcTime(skipped.due)} (refresh)`, requests: 0 };
   const job = plan.snapshots?.find((j) => j.stream.name === stream.name);
   if (job === undefined) return { line: `${name} nothing to fetch`, requests: 0 };
-  const page = await api.list(stream.endpoint, stream.itemsKey, stream.query(job.filters, { limit: PAGE_LIMIT, offset: 0, signal }), { metadata: false, signal });
+  const page = await api.list(stream.endpoint, stream.itemsKey, stream.query(job.filters, { limit: DEFAULT_PAGE_LIMIT, offset: 0, signal }), { metadata: false, signal });
   const rows = (page[stream.itemsKey] ?? []).length;
-  return rows < PAGE_LIMIT
+  return rows < DEFAULT_PAGE_LIMIT
     ? { line: `${name} ${`snapshot of ${rows} rows`.padEnd(93)} ${'1'.padStart(10)}`, requests: 1 }
-    : { line: `${name} snapshot of more than ${PAGE_LIMIT} rows: ⌈rows / 999⌉ requests, at least 2`, requests: 2 };
-}
-
-function utc(utime: number): string {
-  return `${new Date(utime * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+    : { line: `${name} snapshot of more than ${DEFAULT_PAGE_LIMIT} rows: ⌈rows / 999⌉ requests, at least 2`, requests: 2 };
 }

@@ -3,6 +3,7 @@
  * snapshot was taken, whether a later one was begun and not completed, and when a sync takes the next.
  */
 import { decodeCheckpoint } from '../core/checkpoint.js';
+import { NAME_WIDTH } from './stream-status.js';
 
 export interface SnapshotStatus {
   readonly stream: string;
@@ -32,7 +33,7 @@ export function snapshotStatus(stream: string, stored: string | undefined, refre
   };
 }
 
-export function snapshotStatusLines(status: SnapshotStatus, nameWidth = 18): string[] {
+export function snapshotStatusLines(status: SnapshotStatus, nameWidth = NAME_WIDTH): string[] {
   const taken = status.last_snapshot === null ? 'no snapshot yet' : `snapshot ${status.last_snapshot}`;
   const next = status.next_due === null ? 'the next sync takes one' : `next due ${status.next_due}`;
   const lines = [`${status.stream.padEnd(nameWidth)} ${taken}; ${next}`];

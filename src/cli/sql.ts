@@ -10,7 +10,7 @@ import type { CommandModule } from 'yargs';
 import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { FatalError } from '../core/errors.js';
 import { formatResult, RESULT_FORMATS, type ResultFormat } from './result-format.js';
-import { openPipelineQuerySession, sqlErrorLine } from './query-session.js';
+import { openPipelineQuerySession, readerPipeline, sqlErrorLine } from './query-session.js';
 import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 interface SqlArgs extends PipelineArgs {
@@ -30,7 +30,7 @@ export const sqlCommand: CommandModule<object, SqlArgs> = {
   builder: (y) =>
     pipelineOptions(y).options({ format: { choices: RESULT_FORMATS, default: 'table' as ResultFormat, describe: 'how results print: table, csv or json' } }) as never,
   handler: async (args) => {
-    const session = await openPipelineQuerySession(args, 'sql');
+    const session = await openPipelineQuerySession(readerPipeline(args), 'sql');
     try {
       const failed = await prompt(session.connection, args.format);
       if (failed > 0 && process.stdin.isTTY !== true) throw new FatalError(`${failed} of the statements and commands failed (the errors above)`);

@@ -14,14 +14,12 @@ import { V3Api } from '../api/v3.js';
 import { Landmarks, type Landmark } from '../extract/landmarks.js';
 import { readWarehouseFacts } from '../load/read-only-warehouse.js';
 import { apiClient, plannedStreams, warehouseTables } from './session.js';
-import { streamStatus, streamStatusLines, type Distance, type StreamStatus } from './stream-status.js';
+import { NAME_WIDTH, streamStatus, streamStatusLines, type Distance, type StreamStatus } from './stream-status.js';
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import { snapshotStatus, snapshotStatusLines, type SnapshotStatus } from './snapshot-status.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { activeRedactor } from '../core/secret-scope.js';
 
-/** The width of the stream and table name columns, wider where a name is longer. */
-const NAME_WIDTH = 18;
 /** How long status waits for the tip (and the start's position), all requests together. */
 const TIP_TIMEOUT_MS = 3000;
 /** Masterchain blocks below the tip read with it (a cron warehouse is rarely further behind). */

@@ -72,7 +72,10 @@ export function streamStatus(stream: StreamDefinition, stored: string | undefine
 }
 
 /** The text lines of a stream: its checkpoint and distance, then what it covers and each hole with how to fill it. */
-export function streamStatusLines(status: StreamStatus, pipelineFile: string, nameWidth = 18): string[] {
+/** The width of status's name columns, wider where a name is longer. */
+export const NAME_WIDTH = 18;
+
+export function streamStatusLines(status: StreamStatus, pipelineFile: string, nameWidth = NAME_WIDTH): string[] {
   const unit = status.axis === 'lt' ? 'lt' : 's';
   const holes = status.holes.length === 0 ? '' : `, ${status.holes.length} ${status.holes.length === 1 ? 'hole' : 'holes'} (below)`;
   const distance = status.behind_blocks === null || status.behind_seconds === null ? '' : ` (${status.behind_blocks} blocks, ${formatSeconds(status.behind_seconds)})`;

@@ -1,13 +1,12 @@
 import { quotedString, type DuckDBConnection } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { SCHEMA_VERSION } from '../core/bookkeeping.js';
-import { identifierList } from '../core/ddl.js';
 import { fsyncPath } from './durable-fs.js';
 import { removeLeftovers } from './parquet-cleanup.js';
 import { damagedFiles } from './parquet-integrity.js';
-import { TEMP_SUFFIX, dataFilePath, parquetSelectList } from './parquet-layout.js';
+import { dataFilePath } from './parquet-layout.js';
+import { writeDataFile } from './parquet-file.js';
 import { lockWarehouse } from './parquet-lock.js';
 import { MANIFEST_FILE, PARQUET_TYPES, manifestColumns, readManifest, writeManifest, type Manifest, type ManifestFile } from './parquet-manifest.js';
 import { VERSION_2, changedTables, selectFromVersion1, type ChangedTable } from './schema-v2.js';
@@ -80,22 +79,7 @@ async function rewriteChangedTables(connection: DuckDBConnection, root: string, 
   return { ...manifest, schemaVersion: VERSION_2, generation, tables, retired };
 }
 
-/** Writes `source`'s rows in the new layout to `target`, sorted as the sink sorts a file. */
-async function copyChanged(connection: DuckDBConnection, changed: ChangedTable, source: string, target: string): Promise<Written> {
-  const { table } = changed;
-  const order = identifierList([...(table.clusterBy === undefined ? [] : [table.clusterBy]), ...table.primaryKey]);
-  const partial = `${target}${TEMP_SUFFIX}`;
-  await mkdir(dirname(target), { recursive: true });
-  const result = await connection.run(
-    `COPY (SELECT ${parquetSelectList(table)} FROM (SELECT ${selectFromVersion1(changed)} FROM read_parquet(${quotedString(source)}, hive_partitioning = false)) ORDER BY ${order}) ` +
-      `TO ${quotedString(partial)} (FORMAT parquet, COMPRESSION zstd)`,
-  );
-  if (result.rowsChanged === 0) {
-    await rm(partial, { force: true });
-    return { rows: 0, bytes: 0 };
-  }
-  await fsyncPath(partial);
-  const { size } = await stat(partial);
-  await rename(partial, target);
-  return { rows: result.rowsChanged, bytes: size };
+/** Writes `source`'s rows in the new layout to `target`, as the sink writes a file. */
+function copyChanged(connection: DuckDBConnection, changed: ChangedTable, source: string, target: string): Promise<{ rows: number; bytes: number }> {
+  return writeDataFile(connection, changed.table, `SELECT ${selectFromVersion1(changed)} FROM read_parquet(${quotedString(source)}, hive_partitioning = false)`, target);
 }

@@ -1,5 +1,5 @@
 import { quotedIdentifier, quotedString, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { dirname, join, resolve } from 'node:path';
 import { SCHEMA_VERSION, etlCheckpoints, etlRejects, etlRuns } from '../core/bookkeeping.js';
@@ -19,7 +19,8 @@ import { damagedFiles, damagedFilesError, readManifestBesideData, type DamagedFi
 import { lockWarehouse } from './parquet-lock.js';
 import { setAsideDamaged, type Refetch } from './parquet-set-aside.js';
 import { compactionPlan, mergedFile, replaceFiles, type CompactionScope, type FileMerge } from './parquet-compaction.js';
-import { TEMP_SUFFIX, castsOnWrite, dataFilePath, parquetSelectList } from './parquet-layout.js';
+import { TEMP_SUFFIX, castsOnWrite, dataFilePath } from './parquet-layout.js';
+import { writeDataFile } from './parquet-file.js';
 import {
   PARQUET_TYPES,
   emptyManifest,
@@ -511,25 +512,11 @@ export class ParquetSink implements Sink {
     return `SELECT ${columns} FROM ${temp(stageName(staged.table.name))} WHERE ${quotedIdentifier(DAY_COLUMN)} ${day}`;
   }
 
-  /** Writes the query's rows, sorted, to `path` (temp name, fsync, rename); returns the row count and file size. */
+  /** Writes the query's rows to `path` (see writeDataFile), listing its names in `created` first. */
   async #copy(table: AnyTable, query: string, path: string, created: string[]): Promise<{ rows: number; bytes: number }> {
-    const order = identifierList([...(table.clusterBy === undefined ? [] : [table.clusterBy]), ...table.primaryKey]);
     const final = join(this.#root, path);
-    const partial = `${final}${TEMP_SUFFIX}`;
-    await mkdir(dirname(final), { recursive: true });
-    created.push(partial, final);
-    const result = await this.#db().run(
-      `COPY (SELECT ${parquetSelectList(table)} FROM (${query}) ORDER BY ${order}) TO ${quotedString(partial)} ` +
-        `(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${this.#options.rowGroupSize ?? 122_880})`,
-    );
-    if (result.rowsChanged === 0) {
-      await rm(partial, { force: true });
-      return { rows: 0, bytes: 0 };
-    }
-    await fsyncPath(partial);
-    const { size } = await stat(partial);
-    await rename(partial, final);
-    return { rows: result.rowsChanged, bytes: size };
+    created.push(`${final}${TEMP_SUFFIX}`, final);
+    return writeDataFile(this.#db(), table, query, final, this.#options.rowGroupSize);
   }
 
   /** Makes the renames and new folders of this commit durable before the manifest names them. */

@@ -67,6 +67,16 @@ export function list<T extends z.ZodType>(item: T, expected: string) {
     .transform((items) => [...new Set(items)]);
 }
 
+/** An optional stream filter of one address, documented by `description`. */
+export function optionalAddress(description: string) {
+  return address().optional().meta({ description, typeLabel: 'address' });
+}
+
+/** An optional stream filter of a list of addresses, documented by `description`. */
+export function optionalAddresses(description: string) {
+  return list(address(), 'a list of addresses').optional().meta({ description, typeLabel: 'list of addresses' });
+}
+
 const UNIX_OR_ISO =
   'unix seconds (an integer ≥ 0) or an ISO 8601 date or date-time such as 2024-01-01 or 2024-01-01T12:00:00Z';
 

@@ -30,6 +30,9 @@ export interface StreamJob {
   readonly to: bigint;
 }
 
+/** Items a run asks for per request (the service's maximum). */
+export const DEFAULT_PAGE_LIMIT = 1000;
+
 export interface JobProgress {
   readonly stream: string;
   readonly from: bigint;
@@ -47,7 +50,7 @@ export interface RunnerOptions {
   readonly sink: Sink;
   /** Windows fetched at once across all jobs. */
   readonly concurrency: number;
-  /** Items per request. @default 1000 */
+  /** Items per request. @default DEFAULT_PAGE_LIMIT */
   readonly pageLimit?: number;
   /** Fail the run on the first item that fails validation instead of storing it in `_etl_rejects`. @default false */
   readonly strict?: boolean;
@@ -144,7 +147,7 @@ function startRun(options: RunnerOptions): Run {
   const pagesUncommitted = Math.min(Math.max(2, options.concurrency), MAX_PAGES_UNCOMMITTED);
   return {
     options,
-    pageLimit: options.pageLimit ?? 1000,
+    pageLimit: options.pageLimit ?? DEFAULT_PAGE_LIMIT,
     windowCount: windowsFor(options.concurrency),
     queue: new PQueue({ concurrency: options.concurrency }),
     budget: new PageBudget(pagesUncommitted),

@@ -25,6 +25,37 @@ function tokens(amount: string, decimals: string): string {
     ELSE CAST(CAST(${amount} AS HUGEINT) * ${power(`18 - ${decimals}`)} AS DECIMAL(38,0)) * CAST('0.000000000000000001' AS DECIMAL(18,18)) END`;
 }
 
+/** Jetton transfers with friendly addresses and, `withMasters`, the token's symbol, decimals and scaled amount. */
+function readableTransfers(withMasters: boolean): string {
+  const masters = (line: string): string[] => (withMasters ? [line] : []);
+  return [
+    'SELECT',
+    '  t.tx_hash,',
+    '  t.tx_time,',
+    '  t.tx_lt,',
+    '  t.block_date,',
+    '  t.jetton_master,',
+    '  m.user_friendly AS jetton_master_friendly,',
+    ...masters('  j.symbol,'),
+    ...masters('  j.decimals,'),
+    '  t.source,',
+    '  s.user_friendly AS source_friendly,',
+    '  t.destination,',
+    '  d.user_friendly AS destination_friendly,',
+    '  t.amount,',
+    ...masters(`  ${tokens('t.amount', 'j.decimals')} AS amount_tokens,`),
+    '  t.forward_ton_amount,',
+    '  t.comment,',
+    '  t.query_id,',
+    '  t.trace_id',
+    `FROM ${t(jettonTransfersTable)} AS t`,
+    `LEFT JOIN ${t(addressesTable)} AS m ON m.address = t.jetton_master`,
+    ...masters(`LEFT JOIN ${t(jettonMastersTable)} AS j ON j.jetton_master = t.jetton_master`),
+    `LEFT JOIN ${t(addressesTable)} AS s ON s.address = t.source`,
+    `LEFT JOIN ${t(addressesTable)} AS d ON d.address = t.destination`,
+  ].join('\n');
+}
+
 export const analystDefinitions: AnalystDefinitions = {
   macros: [
     {
@@ -41,55 +72,13 @@ export const analystDefinitions: AnalystDefinitions = {
       doc:
         'Jetton transfers with the user-friendly forms of the jetton master, source and destination, the token\'s symbol and decimals (from jetton_masters) and amount_tokens, the amount scaled by decimals exactly as DECIMAL(38,18): NULL where it is not exact in that type (decimals unknown or above 18, or 10^20 tokens or more), the raw amount beside it. Without jetton_masters in the warehouse, the same view without symbol, decimals and amount_tokens.',
       reads: [jettonTransfersTable, addressesTable, jettonMastersTable],
-      select: `SELECT
-  t.tx_hash,
-  t.tx_time,
-  t.tx_lt,
-  t.block_date,
-  t.jetton_master,
-  m.user_friendly AS jetton_master_friendly,
-  j.symbol,
-  j.decimals,
-  t.source,
-  s.user_friendly AS source_friendly,
-  t.destination,
-  d.user_friendly AS destination_friendly,
-  t.amount,
-  ${tokens('t.amount', 'j.decimals')} AS amount_tokens,
-  t.forward_ton_amount,
-  t.comment,
-  t.query_id,
-  t.trace_id
-FROM ${t(jettonTransfersTable)} AS t
-LEFT JOIN ${t(addressesTable)} AS m ON m.address = t.jetton_master
-LEFT JOIN ${t(jettonMastersTable)} AS j ON j.jetton_master = t.jetton_master
-LEFT JOIN ${t(addressesTable)} AS s ON s.address = t.source
-LEFT JOIN ${t(addressesTable)} AS d ON d.address = t.destination`,
+      select: readableTransfers(true),
     },
     {
       name: 'jetton_transfers_readable',
       doc: 'Jetton transfers with the user-friendly forms of the jetton master, source and destination (from addresses); amounts in raw jetton units.',
       reads: [jettonTransfersTable, addressesTable],
-      select: `SELECT
-  t.tx_hash,
-  t.tx_time,
-  t.tx_lt,
-  t.block_date,
-  t.jetton_master,
-  m.user_friendly AS jetton_master_friendly,
-  t.source,
-  s.user_friendly AS source_friendly,
-  t.destination,
-  d.user_friendly AS destination_friendly,
-  t.amount,
-  t.forward_ton_amount,
-  t.comment,
-  t.query_id,
-  t.trace_id
-FROM ${t(jettonTransfersTable)} AS t
-LEFT JOIN ${t(addressesTable)} AS m ON m.address = t.jetton_master
-LEFT JOIN ${t(addressesTable)} AS s ON s.address = t.source
-LEFT JOIN ${t(addressesTable)} AS d ON d.address = t.destination`,
+      select: readableTransfers(false),
     },
     {
       name: 'daily_transactions',

@@ -60,14 +60,8 @@ export const jettonBurnsStream = defineStream({
   name: 'jetton_burns',
   doc: 'Jetton burns, keyed by transaction hash (aborted burns included).',
   filters: {
-    jetton_master: filter
-      .address()
-      .optional()
-      .meta({ description: 'Only burns of this jetton (its master contract).', typeLabel: 'address' }),
-    owner_addresses: filter.list(filter.address(), 'a list of addresses').optional().meta({
-      description: 'Only burns from jetton wallets of these owners.',
-      typeLabel: 'list of addresses',
-    }),
+    jetton_master: filter.optionalAddress('Only burns of this jetton (its master contract).'),
+    owner_addresses: filter.optionalAddresses('Only burns from jetton wallets of these owners.'),
   },
   tables: [jettonBurnsTable],
   axis: 'lt',

@@ -73,14 +73,8 @@ export const jettonTransfersStream = defineStream({
   name: 'jetton_transfers',
   doc: 'Jetton transfers, keyed by transaction hash (aborted transfers are never listed by the service).',
   filters: {
-    jetton_master: filter
-      .address()
-      .optional()
-      .meta({ description: 'Only transfers of this jetton (its master contract).', typeLabel: 'address' }),
-    owner_addresses: filter.list(filter.address(), 'a list of addresses').optional().meta({
-      description: 'Only transfers whose source or destination owner is one of these.',
-      typeLabel: 'list of addresses',
-    }),
+    jetton_master: filter.optionalAddress('Only transfers of this jetton (its master contract).'),
+    owner_addresses: filter.optionalAddresses('Only transfers whose source or destination owner is one of these.'),
   },
   tables: [jettonTransfersTable],
   axis: 'lt',

@@ -49,14 +49,8 @@ export const jettonWalletsStream = defineSnapshot({
   name: 'jetton_wallets',
   doc: 'Current jetton balances by owner and jetton, a snapshot upserted by wallet address.',
   filters: {
-    owner_addresses: filter.list(filter.address(), 'a list of addresses').optional().meta({
-      description: 'Only the wallets of these owners.',
-      typeLabel: 'list of addresses',
-    }),
-    jetton_masters: filter.list(filter.address(), 'a list of addresses').optional().meta({
-      description: 'Only the wallets of these jettons (their master contracts).',
-      typeLabel: 'list of addresses',
-    }),
+    owner_addresses: filter.optionalAddresses('Only the wallets of these owners.'),
+    jetton_masters: filter.optionalAddresses('Only the wallets of these jettons (their master contracts).'),
   },
   tables: [jettonWalletsTable],
   endpoint: '/api/v3/jetton/wallets',

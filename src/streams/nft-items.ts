@@ -59,14 +59,8 @@ export const nftItemsStream = defineSnapshot({
   name: 'nft_items',
   doc: 'NFT items with their collection, index, owner and content, a snapshot upserted by item address.',
   filters: {
-    owner_addresses: filter.list(filter.address(), 'a list of addresses').optional().meta({
-      description: 'Only the items these owners hold now.',
-      typeLabel: 'list of addresses',
-    }),
-    collections: filter.list(filter.address(), 'a list of addresses').optional().meta({
-      description: 'Only the items of these collections.',
-      typeLabel: 'list of addresses',
-    }),
+    owner_addresses: filter.optionalAddresses('Only the items these owners hold now.'),
+    collections: filter.optionalAddresses('Only the items of these collections.'),
   },
   tables: [nftItemsTable],
   endpoint: '/api/v3/nft/items',

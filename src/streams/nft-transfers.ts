@@ -67,18 +67,9 @@ export const nftTransfersStream = defineStream({
   name: 'nft_transfers',
   doc: 'NFT transfers, keyed by transaction hash (aborted transfers included).',
   filters: {
-    collection: filter
-      .address()
-      .optional()
-      .meta({ description: 'Only transfers of items of this NFT collection.', typeLabel: 'address' }),
-    item_addresses: filter.list(filter.address(), 'a list of addresses').optional().meta({
-      description: 'Only transfers of these NFT items.',
-      typeLabel: 'list of addresses',
-    }),
-    owner_addresses: filter.list(filter.address(), 'a list of addresses').optional().meta({
-      description: 'Only transfers whose old or new owner is one of these.',
-      typeLabel: 'list of addresses',
-    }),
+    collection: filter.optionalAddress('Only transfers of items of this NFT collection.'),
+    item_addresses: filter.optionalAddresses('Only transfers of these NFT items.'),
+    owner_addresses: filter.optionalAddresses('Only transfers whose old or new owner is one of these.'),
   },
   tables: [nftTransfersTable],
   axis: 'lt',

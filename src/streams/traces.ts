@@ -83,10 +83,7 @@ export const tracesStream = defineStream({
   name: 'traces',
   doc: 'Complete traces, one row each keyed by trace_id; re-read over actions_overlap.',
   filters: {
-    account: filter
-      .address()
-      .optional()
-      .meta({ description: 'Only traces with a transaction of this account.', typeLabel: 'address' }),
+    account: filter.optionalAddress('Only traces with a transaction of this account.'),
   },
   tables: [tracesTable],
   axis: 'lt',

@@ -269,10 +269,7 @@ export const transactionsStream = defineStream({
   name: 'transactions',
   doc: 'Transactions, with their messages.',
   filters: {
-    accounts: filter.list(filter.address(), 'a list of addresses').optional().meta({
-      description: 'Only transactions of these accounts.',
-      typeLabel: 'list of addresses',
-    }),
+    accounts: filter.optionalAddresses('Only transactions of these accounts.'),
   },
   tables: [transactionsTable, messagesTable],
   axis: 'lt',

@@ -111,10 +111,7 @@ export const validatorCyclesStream = defineStream({
   name: 'validator_cycles',
   doc: 'Validation cycles with their validator sets (validator_cycles, validator_cycle_members).',
   filters: {
-    stake_holder: filter
-      .address()
-      .optional()
-      .meta({ description: 'Only cycles this stake holder (validator wallet or pool) validates in, with only its validator rows.', typeLabel: 'address' }),
+    stake_holder: filter.optionalAddress('Only cycles this stake holder (validator wallet or pool) validates in, with only its validator rows.'),
   },
   tables: [validatorCyclesTable, validatorCycleMembersTable],
   axis: 'utime',

@@ -86,10 +86,7 @@ export const validatorElectionsStream = defineStream({
   name: 'validator_elections',
   doc: 'Elections of the elector with their accepted stakes (validator_elections, validator_election_participants).',
   filters: {
-    stake_holder: filter
-      .address()
-      .optional()
-      .meta({ description: 'Only elections this stake holder (validator wallet or pool) staked in, with only its stakes.', typeLabel: 'address' }),
+    stake_holder: filter.optionalAddress('Only elections this stake holder (validator wallet or pool) staked in, with only its stakes.'),
   },
   tables: [validatorElectionsTable, validatorElectionParticipantsTable],
   axis: 'utime',

@@ -57,10 +57,7 @@ export const validatorEventsStream = defineStream({
   name: 'validator_events',
   doc: 'Validator stake events of the elector (accepted, rejected, recovered stakes).',
   filters: {
-    stake_holder: filter
-      .address()
-      .optional()
-      .meta({ description: 'Only events of this stake holder (validator wallet or pool).', typeLabel: 'address' }),
+    stake_holder: filter.optionalAddress('Only events of this stake holder (validator wallet or pool).'),
   },
   tables: [validatorEventsTable],
   axis: 'utime',
