@@ -694,6 +694,27 @@ COMMENT ON COLUMN "nft_items"."code_hash" IS 'Code hash of the item contract.';
 COMMENT ON COLUMN "nft_items"."data_hash" IS 'Data hash of the item contract at its last transaction.';
 COMMENT ON COLUMN "nft_items"."snapshot_time" IS 'When the snapshot holding this row was taken.';
 
+-- Key ("collection"): unique, kept so by chain-etl's delete-then-insert; no index.
+CREATE TABLE IF NOT EXISTS "nft_collections" (
+  "collection" VARCHAR NOT NULL,
+  "owner" VARCHAR,
+  "next_item_index" DECIMAL(38,0),
+  "content" JSON,
+  "last_tx_lt" UBIGINT NOT NULL,
+  "code_hash" VARCHAR,
+  "data_hash" VARCHAR,
+  "snapshot_time" TIMESTAMPTZ NOT NULL
+);
+COMMENT ON TABLE "nft_collections" IS 'One row per NFT collection as of its snapshot: its owner, next item index and content; upserted by collection address, and deleted once the service no longer lists it in the scope.';
+COMMENT ON COLUMN "nft_collections"."collection" IS 'NFT collection contract (the key; `collection` in nft_items and nft_transfers).';
+COMMENT ON COLUMN "nft_collections"."owner" IS 'Owner of the collection; null when it has none.';
+COMMENT ON COLUMN "nft_collections"."next_item_index" IS 'Index the collection gives its next item (the count of items minted in order); -1 for a collection whose items are not numbered in order (TON DNS, Telegram usernames).';
+COMMENT ON COLUMN "nft_collections"."content" IS 'Collection content as the service sent it (e.g. {"uri": …}).';
+COMMENT ON COLUMN "nft_collections"."last_tx_lt" IS 'Logical time of the collection''s last transaction the service had indexed.';
+COMMENT ON COLUMN "nft_collections"."code_hash" IS 'Code hash of the collection contract.';
+COMMENT ON COLUMN "nft_collections"."data_hash" IS 'Data hash of the collection contract at its last transaction.';
+COMMENT ON COLUMN "nft_collections"."snapshot_time" IS 'When the snapshot holding this row was taken.';
+
 -- Key ("address"): unique, kept so by chain-etl's delete-then-insert; no index.
 CREATE TABLE IF NOT EXISTS "addresses" (
   "address" VARCHAR NOT NULL,

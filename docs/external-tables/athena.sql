@@ -537,6 +537,20 @@ COMMENT 'One row per NFT item as of its snapshot: its collection, index, owner a
 STORED AS PARQUET
 LOCATION 's3://your-bucket/chain-etl/nft_items/';
 
+CREATE EXTERNAL TABLE `nft_collections` (
+  `collection` STRING COMMENT 'NFT collection contract (the key; `collection` in nft_items and nft_transfers).',
+  `owner` STRING COMMENT 'Owner of the collection; null when it has none.',
+  `next_item_index` DECIMAL(38,0) COMMENT 'Index the collection gives its next item (the count of items minted in order); -1 for a collection whose items are not numbered in order (TON DNS, Telegram usernames).',
+  `content` STRING COMMENT 'Collection content as the service sent it (e.g. {"uri": …}).',
+  `last_tx_lt` DECIMAL(20,0) COMMENT 'Logical time of the collection''s last transaction the service had indexed.',
+  `code_hash` STRING COMMENT 'Code hash of the collection contract.',
+  `data_hash` STRING COMMENT 'Data hash of the collection contract at its last transaction.',
+  `snapshot_time` TIMESTAMP COMMENT 'When the snapshot holding this row was taken.'
+)
+COMMENT 'One row per NFT collection as of its snapshot: its owner, next item index and content; upserted by collection address, and deleted once the service no longer lists it in the scope.'
+STORED AS PARQUET
+LOCATION 's3://your-bucket/chain-etl/nft_collections/';
+
 CREATE EXTERNAL TABLE `addresses` (
   `address` STRING COMMENT 'Raw form wc:HEX, upper case: the join key of every address column.',
   `user_friendly` STRING COMMENT 'User-friendly form as the API prints it (bounceable or not per contract type).',

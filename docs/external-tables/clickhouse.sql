@@ -395,6 +395,19 @@ CREATE TABLE `nft_items` (
 ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/nft_items/**/*.parquet', 'Parquet')
 COMMENT 'One row per NFT item as of its snapshot: its collection, index, owner and content; upserted by item address, and deleted once the service no longer lists it in the scope.';
 
+CREATE TABLE `nft_collections` (
+  `collection` String COMMENT 'NFT collection contract (the key; `collection` in nft_items and nft_transfers).',
+  `owner` Nullable(String) COMMENT 'Owner of the collection; null when it has none.',
+  `next_item_index` Nullable(Decimal(38, 0)) COMMENT 'Index the collection gives its next item (the count of items minted in order); -1 for a collection whose items are not numbered in order (TON DNS, Telegram usernames).',
+  `content` Nullable(String) COMMENT 'Collection content as the service sent it (e.g. {"uri": …}).',
+  `last_tx_lt` Decimal(20, 0) COMMENT 'Logical time of the collection''s last transaction the service had indexed.',
+  `code_hash` Nullable(String) COMMENT 'Code hash of the collection contract.',
+  `data_hash` Nullable(String) COMMENT 'Data hash of the collection contract at its last transaction.',
+  `snapshot_time` DateTime64(6, 'UTC') COMMENT 'When the snapshot holding this row was taken.'
+)
+ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/nft_collections/**/*.parquet', 'Parquet')
+COMMENT 'One row per NFT collection as of its snapshot: its owner, next item index and content; upserted by collection address, and deleted once the service no longer lists it in the scope.';
+
 CREATE TABLE `addresses` (
   `address` String COMMENT 'Raw form wc:HEX, upper case: the join key of every address column.',
   `user_friendly` Nullable(String) COMMENT 'User-friendly form as the API prints it (bounceable or not per contract type).',

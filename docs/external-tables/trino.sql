@@ -489,6 +489,22 @@ WITH (
   format = 'PARQUET'
 );
 
+CREATE TABLE hive.chain_etl."nft_collections" (
+  "collection" VARCHAR COMMENT 'NFT collection contract (the key; `collection` in nft_items and nft_transfers).',
+  "owner" VARCHAR COMMENT 'Owner of the collection; null when it has none.',
+  "next_item_index" DECIMAL(38,0) COMMENT 'Index the collection gives its next item (the count of items minted in order); -1 for a collection whose items are not numbered in order (TON DNS, Telegram usernames).',
+  "content" VARCHAR COMMENT 'Collection content as the service sent it (e.g. {"uri": …}).',
+  "last_tx_lt" DECIMAL(20,0) COMMENT 'Logical time of the collection''s last transaction the service had indexed.',
+  "code_hash" VARCHAR COMMENT 'Code hash of the collection contract.',
+  "data_hash" VARCHAR COMMENT 'Data hash of the collection contract at its last transaction.',
+  "snapshot_time" TIMESTAMP(6) COMMENT 'When the snapshot holding this row was taken.'
+)
+COMMENT 'One row per NFT collection as of its snapshot: its owner, next item index and content; upserted by collection address, and deleted once the service no longer lists it in the scope.'
+WITH (
+  external_location = 's3://your-bucket/chain-etl/nft_collections',
+  format = 'PARQUET'
+);
+
 CREATE TABLE hive.chain_etl."addresses" (
   "address" VARCHAR COMMENT 'Raw form wc:HEX, upper case: the join key of every address column.',
   "user_friendly" VARCHAR COMMENT 'User-friendly form as the API prints it (bounceable or not per contract type).',

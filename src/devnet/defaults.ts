@@ -16,6 +16,7 @@ export const TRUTH_DATASETS = [
   'jetton_masters',
   'jetton_wallets',
   'nft_items',
+  'nft_collections',
 ] as const;
 
 export type TruthDataset = (typeof TRUTH_DATASETS)[number];

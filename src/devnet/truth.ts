@@ -2,7 +2,7 @@
  * Ground truth: exactly the objects the API returns for a dataset over the whole indexed chain, in the
  * endpoint's canonical order (ties on lt broken by hash, where the service leaves them random).
  * Rendered by the same code as the responses, so a warehouse can be compared field by field. State
- * datasets (jetton_masters, jetton_wallets, nft_items) are the current state in the endpoint's order, each item with its entry
+ * datasets (jetton_masters, jetton_wallets, nft_items, nft_collections) are the current state in the endpoint's order, each item with its entry
  * of the response's `metadata` under `metadata`, as the snapshot stream reads it.
  */
 import type { DevnetApi } from './api/context.js';
@@ -17,6 +17,7 @@ import { renderNftItem } from './render/nft-item.js';
 import { renderCycle, renderElection } from './render/validators.js';
 import { electionStates } from './api/v3/validators.js';
 import { completeTraces } from './api/v3/traces.js';
+import { nftCollections } from './api/v3/nft-collections.js';
 import { renderTrace } from './render/trace.js';
 import { BLOCKS_PER_STEP } from './chain/chain.js';
 import type { TruthDataset } from './defaults.js';
@@ -68,6 +69,8 @@ export function truthRows(api: DevnetApi, dataset: TruthDataset): Record<string,
       return chain.population.nftItems
         .filter((item) => chain.population.accountAt(item).status !== 'nonexist')
         .map((item) => renderNftItem(ctx, item, refs));
+    case 'nft_collections':
+      return nftCollections(api).map((collection) => collection.render());
   }
 }
 

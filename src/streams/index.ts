@@ -11,6 +11,7 @@ import { blocksStream } from './blocks.js';
 import { jettonBurnsStream } from './jetton-burns.js';
 import { jettonMastersStream } from './jetton-masters.js';
 import { jettonWalletsStream } from './jetton-wallets.js';
+import { nftCollectionsStream } from './nft-collections.js';
 import { nftItemsStream } from './nft-items.js';
 import { jettonTransfersStream } from './jetton-transfers.js';
 import { nftTransfersStream } from './nft-transfers.js';
@@ -34,6 +35,7 @@ const registered = [
   jettonMastersStream,
   jettonWalletsStream,
   nftItemsStream,
+  nftCollectionsStream,
 ] as const;
 
 /** Every stream, in the order help and docs list them. */

@@ -67,7 +67,11 @@ test('the public examples', () => {
     jetton_burns: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
   });
   const usernames = load('nft-transfers.yaml');
-  expect(usernames.streams).toEqual({ nft_transfers: { collection: '0:80D78A35F955A14B679FAA887FF4CD5BFC0F43B4A4EEA2A7E6927F3701B273C2' } });
+  expect(usernames.streams).toEqual({
+    nft_transfers: { collection: '0:80D78A35F955A14B679FAA887FF4CD5BFC0F43B4A4EEA2A7E6927F3701B273C2' },
+    nft_collections: { addresses: ['0:80D78A35F955A14B679FAA887FF4CD5BFC0F43B4A4EEA2A7E6927F3701B273C2'] },
+  });
+  expect(usernames.refresh).toEqual({ nft_collections: 86_400 });
   expect([usernames.sink.kind, usernames.start]).toEqual(['duckdb', { kind: 'utime', utime: 1767225600 }]);
   const blocks = load('blocks.yaml');
   expect(blocks.streams).toEqual({ blocks: {} });

@@ -162,6 +162,7 @@ describe('v3 responses against the official OpenAPI spec', () => {
     jetton_masters: ['jetton/masters', 'jetton_masters'],
     jetton_wallets: ['jetton/wallets', 'jetton_wallets'],
     nft_items: ['nft/items', 'nft_items'],
+    nft_collections: ['nft/collections', 'nft_collections'],
   };
   /** A state dataset's item carries its entry of the response's `metadata`: back where the response has it. */
   const asResponse = (key: string, rows: readonly Record<string, unknown>[]): Record<string, unknown> => {
