@@ -144,6 +144,28 @@ export interface SnapshotDefinition<Item = unknown, Filters = unknown> extends S
   withResponse?(raw: unknown, response: Readonly<Record<string, unknown>>): unknown;
   /** Pure and synchronous: the rows one item contributes to each table (each has `snapshot_time`), stamped with the snapshot's time (unix seconds). */
   toRows(item: Item, snapshotTime: number): RowsByTable;
+  /** Keys other streams' rows name, read by key beside the scope when the run has those streams (docs/design.md §2). */
+  readonly byKey?: SnapshotByKey;
+}
+
+/** A column of another stream's table whose values are keys of a snapshot stream (jetton_transfers.jetton_master). */
+export interface NamingColumn {
+  readonly table: string;
+  readonly column: string;
+}
+
+/**
+ * How a snapshot stream reads the items other streams name (jetton_masters: the masters of stored
+ * transfers and burns), whatever its filters: those its table lacks, or that its snapshot did not
+ * list, are asked for by key, `param` repeated once per key, one page per request (a key is at most
+ * one item).
+ */
+export interface SnapshotByKey {
+  readonly namedBy: readonly NamingColumn[];
+  /** The list filter that selects items by key (`address`). */
+  readonly param: string;
+  /** The most keys one request may name (the service's limit on that filter). */
+  readonly maxKeys: number;
 }
 
 /** Any registered stream: paged by a position, or read whole as a snapshot. */

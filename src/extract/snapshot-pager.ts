@@ -63,8 +63,7 @@ async function* onePass<Item, Filters>(
   for (;;) {
     const request: SnapshotPageRequest = { limit: read.limit, offset, signal: read.signal };
     const response = await api.list(stream.endpoint, stream.itemsKey, stream.query(filters, request), { metadata: stream.metadata, signal: read.signal });
-    const listed = response[stream.itemsKey] ?? [];
-    const raw = stream.withResponse === undefined ? listed : listed.map((item) => stream.withResponse!(item, response));
+    const raw = listedItems(stream, response);
     if (raw.length > read.limit) {
       throw new PagingContractError(`${stream.endpoint}?limit=${read.limit}&offset=${offset} sent ${raw.length} items, more than the limit`, { endpoint: stream.endpoint });
     }
@@ -83,6 +82,12 @@ async function* onePass<Item, Filters>(
     boundary = identity(stream, raw[raw.length - 1]);
     offset += read.limit - 1;
   }
+}
+
+/** The raw items of a response, each as the stream reads it (with its part of the response beside the list). */
+export function listedItems<Item, Filters>(stream: SnapshotDefinition<Item, Filters>, response: Readonly<Record<string, unknown>>): unknown[] {
+  const listed = (response[stream.itemsKey] ?? []) as unknown[];
+  return stream.withResponse === undefined ? listed : listed.map((item) => stream.withResponse!(item, response));
 }
 
 /** The item's key, or its exact JSON when it does not parse (a reject still marks its place). */

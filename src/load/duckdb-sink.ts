@@ -109,6 +109,13 @@ export class DuckDBSink implements Sink {
     return new Map(reader.getRows().map(([stream, position]) => [String(stream), String(position)]));
   }
 
+  async distinctText(table: string, column: string): Promise<string[]> {
+    if (!this.#tables.has(table)) throw new FatalError(`Table ${table} is not open`);
+    const name = quotedIdentifier(column);
+    const reader = await this.connection.runAndReadAll(`SELECT DISTINCT ${name} FROM ${target(table)} WHERE ${name} IS NOT NULL`);
+    return reader.getRows().map(([value]) => String(value));
+  }
+
   async commitAll(commits: readonly StreamCommit[]): Promise<void> {
     await this.#transaction(planCommit(this.#tables, commits, this.#now()));
   }

@@ -19,7 +19,7 @@ import { damagedFiles, damagedFilesError, readManifestBesideData, type DamagedFi
 import { lockWarehouse } from './parquet-lock.js';
 import { setAsideDamaged, type Refetch } from './parquet-set-aside.js';
 import { compactionPlan, mergedFile, replaceFiles, type CompactionScope, type FileMerge } from './parquet-compaction.js';
-import { TEMP_SUFFIX, castsOnWrite, dataFilePath } from './parquet-layout.js';
+import { TEMP_SUFFIX, castsOnWrite, dataFilePath, readParquetSql } from './parquet-layout.js';
 import { writeDataFile } from './parquet-file.js';
 import {
   PARQUET_TYPES,
@@ -178,6 +178,16 @@ export class ParquetSink implements Sink {
 
   async readCheckpoints(): Promise<ReadonlyMap<string, string>> {
     return new Map(Object.entries(this.#current().checkpoints).map(([stream, { position }]) => [stream, position]));
+  }
+
+  async distinctText(table: string, column: string): Promise<string[]> {
+    const opened = this.#tables.get(table);
+    if (opened === undefined) throw new FatalError(`Table ${table} is not open`);
+    const files = this.listFiles(table).map((file) => file.absolutePath);
+    if (files.length === 0) return [];
+    const name = quotedIdentifier(column);
+    const reader = await this.#db().runAndReadAll(`SELECT DISTINCT ${name} FROM ${readParquetSql(opened, files)} WHERE ${name} IS NOT NULL`);
+    return reader.getRows().map(([value]) => String(value));
   }
 
   async commitAll(commits: readonly StreamCommit[]): Promise<void> {

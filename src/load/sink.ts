@@ -46,6 +46,8 @@ export interface Sink {
   readCheckpoint(stream: string): Promise<string | undefined>;
   /** Every checkpoint row, by stream. */
   readCheckpoints(): Promise<ReadonlyMap<string, string>>;
+  /** The distinct non-null values of a text column of an opened table, as committed (keys a snapshot reads by key). */
+  distinctText(table: string, column: string): Promise<string[]>;
   /** Makes the commits durable in one atomic unit, as if committed one after another. */
   commitAll(commits: readonly StreamCommit[]): Promise<void>;
   /** Upserts the run's bookkeeping row (call at start and at end). */

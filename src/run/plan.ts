@@ -15,6 +15,7 @@ import type { StreamScope } from '../core/scope.js';
 import { StreamProgress } from '../core/stream-progress.js';
 import { ConfigError } from '../core/errors.js';
 import { planSnapshots, type SkippedSnapshot } from './snapshot-plan.js';
+import type { KeyedRead } from './snapshot-by-key.js';
 import type { SnapshotJob } from './snapshot-job.js';
 
 export interface PlannedStream<Stream extends AnyStream = AnyStream> {
@@ -53,6 +54,8 @@ export interface Plan {
   readonly snapshots?: readonly SnapshotJob[];
   /** The snapshot streams this run skips: not due yet. */
   readonly skipped?: readonly SkippedSnapshot[];
+  /** The snapshot streams' reads by key, after the others have committed. */
+  readonly keyed?: readonly KeyedRead[];
 }
 
 /** The last position of the settled tip on an axis. One second is held back on the utime axis: a later block may share it. */
@@ -112,7 +115,7 @@ export async function planSync(pipeline: Pipeline, planned: readonly PlannedStre
     if (from <= to) jobs.push({ stream, filters: planned.filters, progress: record, from, to });
   }
   const snapshots = planSnapshots(planned, ctx, ctx.now ?? Math.floor(Date.now() / 1000));
-  return { jobs, progress, snapshots: snapshots.jobs, skipped: snapshots.skipped };
+  return { jobs, progress, snapshots: snapshots.jobs, skipped: snapshots.skipped, keyed: snapshots.keyed };
 }
 
 /** The planned streams paged by a position; snapshot streams are planned apart (snapshot-plan.ts). */

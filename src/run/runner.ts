@@ -17,6 +17,7 @@ import { asPageRows, type PageRows } from './page-rows.js';
 import type { Plan } from './plan.js';
 import { readAhead } from './read-ahead.js';
 import { RejectedItemError } from './rejected-item-error.js';
+import { readByKey } from './snapshot-by-key.js';
 import { runSnapshotJob, type SnapshotRunContext } from './snapshot-job.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor, type Window } from './windows.js';
 
@@ -125,6 +126,11 @@ export async function runJobs(options: RunnerOptions, plan: Plan): Promise<Map<s
     startTask(run, () => runSnapshotJob(snapshotContext(run, job.stream), job, result));
   }
   await settle(run);
+  for (const read of plan.keyed ?? []) {
+    const result = results.get(read.stream.name) ?? { rows: 0, pages: 0, rejects: 0, checkpoint: BigInt(read.time) };
+    await readByKey(snapshotContext(run, read.stream), run.options.sink, read, result);
+    if (result.pages > 0) results.set(read.stream.name, result);
+  }
   await commitUnsavedRecords(run, plan);
   for (const progress of plan.progress) results.get(progress.stream)!.checkpoint = progress.position;
   return results;

@@ -3,7 +3,8 @@
  * page's rows stamped with the snapshot's time together with the record naming the snapshot begun,
  * then, in one last commit, deletes the rows of every other snapshot (the rows this one did not see)
  * and records it complete. A run killed before that commit leaves its pages and its time pending;
- * the next complete snapshot deletes them too.
+ * the next complete snapshot deletes them too. A stream that also reads keys by key
+ * (snapshot-by-key.ts) is completed after that read.
  */
 import type { V3Api } from '../api/v3.js';
 import { exactJson } from '../core/exact-json.js';
@@ -25,6 +26,8 @@ export interface SnapshotJob {
   readonly record: SnapshotRecord;
   /** The snapshot's time, unix seconds: after every earlier snapshot of the stream. */
   readonly time: number;
+  /** Where the keys it reads go, when a read by key follows it and completes it (snapshot-by-key.ts). */
+  readonly listed?: Set<string>;
 }
 
 /** What a snapshot job shares with the run's windows. */
@@ -50,16 +53,28 @@ export async function runSnapshotJob(ctx: SnapshotRunContext, job: SnapshotJob, 
   for await (const page of pages) {
     try {
       ctx.signal.throwIfAborted();
-      const { rows, count, rejects } = pageRows(job, page);
-      if (ctx.strict && rejects.length > 0) throw new RejectedItemError(stream.endpoint, rejects);
-      await ctx.submit(() => ({ stream: stream.name, rows, checkpoint: record.encode(), rejects }));
-      counts.rows += count;
-      counts.pages += 1;
-      counts.rejects += rejects.length;
+      for (const item of page.items) job.listed?.add(stream.key(item));
+      await commitSnapshotPage(ctx, job, page, counts);
     } finally {
       ctx.budget.release();
     }
   }
+  if (job.listed === undefined) await completeSnapshot(ctx, job);
+}
+
+/** Commits a page's rows stamped with the job's time, with the stream's record. */
+export async function commitSnapshotPage(ctx: SnapshotRunContext, job: Omit<SnapshotJob, 'listed'>, page: SnapshotPage<unknown>, counts: SnapshotCounts): Promise<void> {
+  const { rows, count, rejects } = pageRows(job, page);
+  if (ctx.strict && rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, rejects);
+  await ctx.submit(() => ({ stream: job.stream.name, rows, checkpoint: job.record.encode(), rejects }));
+  counts.rows += count;
+  counts.pages += 1;
+  counts.rejects += rejects.length;
+}
+
+/** The snapshot's last commit: deletes the rows of every other snapshot of the stream and records this one complete. */
+export async function completeSnapshot(ctx: SnapshotRunContext, job: SnapshotJob): Promise<void> {
+  const { stream, record, time } = job;
   ctx.signal.throwIfAborted();
   await ctx.submit(() => {
     const others = record.complete(time);
@@ -68,7 +83,7 @@ export async function runSnapshotJob(ctx: SnapshotRunContext, job: SnapshotJob, 
   });
 }
 
-function pageRows(job: SnapshotJob, page: SnapshotPage<unknown>): { rows: Map<string, Row[]>; count: number; rejects: RejectInput[] } {
+function pageRows(job: Omit<SnapshotJob, 'listed'>, page: SnapshotPage<unknown>): { rows: Map<string, Row[]>; count: number; rejects: RejectInput[] } {
   const rows = new Map<string, Row[]>();
   let count = 0;
   const add = (table: string, tableRows: readonly Row[]): void => {

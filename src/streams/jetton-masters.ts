@@ -82,6 +82,14 @@ export const jettonMastersStream = defineSnapshot({
   },
   item: jettonMasterItem,
   key: (master) => master.address,
+  byKey: {
+    namedBy: [
+      { table: 'jetton_transfers', column: 'jetton_master' },
+      { table: 'jetton_burns', column: 'jetton_master' },
+    ],
+    param: 'address',
+    maxKeys: 1024,
+  },
   toRows: (master, snapshotTime) => new Map([tableRows(jettonMastersTable, [jettonMasterRow(master, snapshotTime)])]),
 });
 

@@ -91,6 +91,16 @@ describe.concurrent.each([duckdb, parquet].map((sut) => [sut.name, sut] as const
     });
   });
 
+  it('lists the distinct non-null values of a text column as committed, across partitions; none before the first commit', async () => {
+    await withSink(async (sink) => {
+      expect(await sink.distinctText('transfers', 'comment')).toEqual([]);
+      await sink.commitAll([firstBatch]);
+      await sink.commitAll([{ stream: 'transfers', rows: new Map([tableRows(transfers, [transfer(5, { comment: 'c1' }), transfer(7)])]), checkpoint: '{"lt":"1000007"}' }]);
+      expect((await sink.distinctText('transfers', 'comment')).sort()).toEqual(['c1', 'c3', 'c7']);
+      await expect(sink.distinctText('nowhere', 'comment')).rejects.toThrow('Table nowhere is not open');
+    });
+  });
+
   it('keeps the checkpoint across reopen', async () => {
     const path = await sut.place();
     const sink = await sut.open(path);

@@ -74,6 +74,7 @@ async function recordingSink(log: Log, commits: StreamCommit[], delayMs = 0): Pr
     open: (tables) => duckdb.open(tables),
     readCheckpoint: (stream) => duckdb.readCheckpoint(stream),
     readCheckpoints: () => duckdb.readCheckpoints(),
+    distinctText: (table, column) => duckdb.distinctText(table, column),
     recordRun: (run) => duckdb.recordRun(run),
     close: () => duckdb.close(),
     commitAll: async (group) => {

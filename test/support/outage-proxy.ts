@@ -1,7 +1,7 @@
 /**
  * A service that can be switched off: an HTTP server on 127.0.0.1 that forwards every request to a
  * target (a devnet) while up, and answers 503 while down (always, without a target). It counts the
- * requests it receives, so tests can tell a single attempt from retries.
+ * requests it receives, so tests can tell a single attempt from retries, and keeps their URLs.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
@@ -11,6 +11,8 @@ export interface OutageProxy {
   readonly url: string;
   /** Requests received so far, up or down. */
   received(): number;
+  /** The URL (path and query) of each request received so far, in order. */
+  urls(): readonly URL[];
   up(): void;
   down(): void;
   close(): Promise<void>;
@@ -18,9 +20,11 @@ export interface OutageProxy {
 
 export async function startOutageProxy(target?: string): Promise<OutageProxy> {
   let received = 0;
+  const urls: URL[] = [];
   let isUp = target !== undefined;
   const server = createServer((req, res) => {
     received += 1;
+    urls.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
     if (!isUp || target === undefined) {
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"service unavailable"}');
       return;
@@ -33,6 +37,7 @@ export async function startOutageProxy(target?: string): Promise<OutageProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     received: () => received,
+    urls: () => urls,
     up: () => {
       if (target === undefined) throw new Error('an outage proxy without a target cannot come up');
       isUp = true;

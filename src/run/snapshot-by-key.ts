@@ -1,0 +1,85 @@
+/**
+ * A snapshot stream's read by key (docs/design.md §2): the keys other streams' committed rows name
+ * (jetton_masters: the `jetton_master` of every stored transfer and burn) that the stream's table
+ * lacks are asked for by key, whatever the stream's filters, after the run's other streams have
+ * committed. When the run takes the stream's snapshot, the keys it did not list are read into it
+ * and only then is it completed, so a complete snapshot holds its scope and every named key the
+ * service lists, and deletes the rest; when the snapshot is not due, the keys its table lacks join
+ * its last complete snapshot (stamped with its time), so the next one reads them again like the rest.
+ */
+import type { NamingColumn, SnapshotDefinition } from '../core/stream.js';
+import type { SnapshotRecord } from '../core/snapshot-record.js';
+import { snapshotPage } from '../api/v3.js';
+import { parseItems } from '../api/wire.js';
+import { listedItems } from '../extract/snapshot-pager.js';
+import { PagingContractError } from '../extract/page-check.js';
+import type { Sink } from '../load/sink.js';
+import { commitSnapshotPage, completeSnapshot, type SnapshotCounts, type SnapshotJob, type SnapshotRunContext } from './snapshot-job.js';
+
+/** One snapshot stream's read by key in a run. */
+export interface KeyedRead {
+  readonly stream: SnapshotDefinition;
+  /** The columns of the run's tables that name its keys. */
+  readonly namedBy: readonly NamingColumn[];
+  readonly record: SnapshotRecord;
+  /** The snapshot the rows join: this run's (`job`), or the last complete one when it is not due. */
+  readonly time: number;
+  /** This run's snapshot of the stream, completed after the read. */
+  readonly job?: SnapshotJob;
+}
+
+/**
+ * The most bytes the keys of one request take in its query. A GET names its keys in the URL, and
+ * 1000 raw addresses make 77 KB: the devnet (Node) answers 431 above 16 KB of request head, nginx
+ * 414 above its default 8 KB request line, and neither is retried. 7 KB leaves room for the path and
+ * the paging parameters: 93 raw addresses a request (docs/design.md §2).
+ */
+export const MAX_KEY_QUERY_BYTES = 7 * 1024;
+
+export async function readByKey(ctx: SnapshotRunContext, sink: Pick<Sink, 'distinctText'>, read: KeyedRead, counts: SnapshotCounts): Promise<void> {
+  const { stream, job } = read;
+  const byKey = stream.byKey!;
+  const target = job ?? { stream, filters: undefined, record: read.record, time: read.time };
+  for (const keys of keyBatches(await keysToRead(sink, read), byKey.param, Math.min(ctx.pageLimit, byKey.maxKeys))) {
+    ctx.signal.throwIfAborted();
+    const query = { [byKey.param]: keys, ...snapshotPage({ limit: keys.length, offset: 0 }) };
+    const response = await ctx.api.list(stream.endpoint, stream.itemsKey, query, { metadata: stream.metadata, signal: ctx.signal });
+    const raw = listedItems(stream, response);
+    if (raw.length > keys.length) {
+      const asked = keys.length === 1 ? '1 address' : `${keys.length} addresses`;
+      throw new PagingContractError(`${stream.endpoint} sent ${raw.length} items for ${asked} asked for: more than one item per key`, { endpoint: stream.endpoint });
+    }
+    const { ok, rejects } = parseItems(stream.item, raw);
+    const page = { items: ok, rejects, addressBook: response.address_book, request: { limit: keys.length, offset: 0 } };
+    await commitSnapshotPage(ctx, { ...target, filters: { [byKey.param]: keys } }, page, counts);
+  }
+  if (job !== undefined) await completeSnapshot(ctx, job);
+}
+
+/** `keys` in order, cut into requests of at most `most` keys whose `param=key&…` takes at most MAX_KEY_QUERY_BYTES. */
+export function keyBatches(keys: readonly string[], param: string, most: number): string[][] {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let bytes = 0;
+  for (const key of keys) {
+    const cost = new URLSearchParams([[param, key]]).toString().length + 1;
+    if (batch.length > 0 && (batch.length === most || bytes + cost > MAX_KEY_QUERY_BYTES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(key);
+    bytes += cost;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/** The named keys the stream does not hold: not listed by this run's snapshot, or absent from its table when it is not due. */
+async function keysToRead(sink: Pick<Sink, 'distinctText'>, read: KeyedRead): Promise<string[]> {
+  const named = new Set<string>();
+  for (const { table, column } of read.namedBy) for (const key of await sink.distinctText(table, column)) named.add(key);
+  const table = read.stream.tables[0]!;
+  const held = read.job?.listed ?? new Set(await sink.distinctText(table.name, table.primaryKey[0]!));
+  return [...named].filter((key) => !held.has(key)).sort();
+}
