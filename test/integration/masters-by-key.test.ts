@@ -3,8 +3,10 @@
  * sinks: a pipeline scoping jetton_masters to one master but syncing every transfer and burn ends
  * with every named master in jetton_masters, equal to the devnet's state, and no transfer without
  * its symbol in jetton_transfers_readable; the by-address requests name each missing master once, in
- * batches within the service's limits (addresses, URL length). When the snapshot is not due, a sync reads only the masters
- * the table lacks, into the last snapshot.
+ * batches within the service's limits (addresses, URL length). When the snapshot is not due, a sync
+ * reads only the masters the table lacks, into the last snapshot. Under 5xx answers, resets,
+ * truncated and malformed bodies and unknown fields, the same pipeline still ends with every named
+ * master.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,8 +14,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet } from '../../src/devnet/index.js';
 import { jettonMastersStream } from '../../src/streams/jetton-masters.js';
-import { runCliInProcess } from '../support/cli-in-process.js';
+import { runCliInProcess, runInProcess } from '../support/cli-in-process.js';
 import { describeResult } from '../support/cli-result.js';
+import { startChaosDevnet } from '../chaos/support/devnet.js';
+import { KEY, KEY_ENV } from '../support/test-key.js';
 import { startOutageProxy, type OutageProxy } from '../support/outage-proxy.js';
 import { NO_MISMATCH, describeDiff, diffRows, mismatch } from '../support/row-diff.js';
 import { expectedSnapshotRows } from '../support/snapshot-truth.js';
@@ -139,5 +143,42 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('jetton masters named by transfer
     await sync(refreshing);
     expect(byAddress(before)).toEqual([[lost]]);
     expect(await expectNamedMasters()).toBe(last);
+  });
+});
+
+describe.each<SinkKind>(['duckdb', 'parquet'])('jetton masters named by transfers and burns under faults into %s', (kind) => {
+  it('5xx, resets, truncated and malformed bodies, unknown fields: the sync exits 0 with every named master, equal to the state', async () => {
+    const { devnet, log } = await startChaosDevnet({
+      seed: SEED + 1,
+      blocks: 60,
+      faults: { http5xx: 0.4, reset: 0.15, truncate: 0.15, malformedJson: 0.15, unknownFields: 0.5 },
+    });
+    const proxy = await startOutageProxy(devnet.url);
+    const work = await makeWorkspace(`masters-by-key-faults-${kind}`);
+    try {
+      const named = new Set([...devnet.truth('jetton_transfers'), ...devnet.truth('jetton_burns')].map((row) => String(row.jetton_master)));
+      const scoped = [...named].sort()[0]!;
+      expect(named.size).toBeGreaterThanOrEqual(2);
+      const sinkPath = work.sinkPath(kind);
+      const file = await work.pipeline({ url: proxy.url, kind, sinkPath, streams: [] });
+      const streams = `streams: { jetton_transfers: {}, jetton_burns: {}, jetton_masters: { addresses: [${JSON.stringify(scoped)}] } }`;
+      await writeFile(file, (await readFile(file, 'utf8')).replace('streams: []', streams));
+      const result = await runInProcess(['sync', file, '--log-level', 'silent'], { [KEY_ENV]: KEY });
+      expect(result.code, describeResult(result)).toBe(0);
+      // The faults reached the run, and the by-address read came after everything else.
+      expect(log.faults.size, log.describeFaults()).toBeGreaterThanOrEqual(3);
+      const last = proxy.urls().at(-1)!;
+      expect([last.pathname, last.searchParams.getAll('address').sort()]).toEqual(['/api/v3/jetton/masters', [...named].filter((m) => m !== scoped).sort()]);
+      const snapshot = await readWarehouse(kind, sinkPath, { tables: jettonMastersStream.tables });
+      const time = Number(snapshot.checkpoints.get('jetton_masters'));
+      const expected = expectedSnapshotRows(devnet, jettonMastersStream, time, (master) => named.has(String(master.address))).get('jetton_masters')!;
+      const diff = diffRows(jettonMastersStream.tables[0]!, expected, snapshot.tables.get('jetton_masters')!);
+      expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
+      expect(snapshot.rejects).toBe(0);
+    } finally {
+      await proxy.close();
+      await devnet.close();
+      await work.remove();
+    }
   });
 });
