@@ -96,11 +96,20 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('jetton masters named by transfer
     await work?.remove();
   });
 
-  it('a pipeline scoping jetton_masters to one master ends with every master a transfer or burn names, equal to the state, and a symbol for every transfer', async () => {
+  it('a pipeline scoping jetton_masters to one master ends with every master a transfer or burn names, equal to the state, and a symbol for every transfer; --dry-run says so', async () => {
     // The scope alone would miss some: the test proves nothing unless masters outside it are named.
     expect(named.size).toBeGreaterThanOrEqual(2);
+    const file = await pipelineWith(`${kind}.yaml`, `addresses: [${JSON.stringify(scoped)}]`);
+    const dry = await runCliInProcess(['sync', file, '--dry-run']);
+    expect(dry.code, describeResult(dry)).toBe(0);
+    const lines = dry.stdout.split('\n');
+    const at = lines.findIndex((line) => line.startsWith('jetton_masters '));
+    expect(lines.slice(at, at + 2)).toEqual([
+      `${'jetton_masters'.padEnd(20)} ${'snapshot of 1 rows'.padEnd(93)} ${'1'.padStart(10)}`,
+      `${''.padEnd(20)} + by address, what jetton_transfers and jetton_burns name outside its scope and it lacks: up to 93 a request (not counted: known once they are fetched)`,
+    ]);
     const before = proxy.urls().length;
-    await sync(await pipelineWith(`${kind}.yaml`, `addresses: [${JSON.stringify(scoped)}]`));
+    await sync(file);
     await expectNamedMasters();
     // Each master outside the scope asked for by address once, in one request (they are fewer than a batch).
     expect(byAddress(before)).toEqual([[...named].filter((master) => master !== scoped).sort()]);
