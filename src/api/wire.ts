@@ -7,6 +7,7 @@ import { JsonNumber } from '../core/exact-json.js';
 import { storableProblem } from '../core/storable.js';
 import { CANONICAL_INTEGER, nullish, refused, showInput, wireValue, type ValueParser, type WireProblem } from '../core/wire-value.js';
 import { activeRedactor } from '../core/secret-scope.js';
+import { UNDECIDED, itemReader } from './item-reader.js';
 
 /** Objects tolerate (and keep) fields the API adds later. */
 export const looseObject = z.looseObject;
@@ -110,15 +111,23 @@ export interface ParsedItems<T> {
 /**
  * Validates each item on its own: an invalid item becomes a reject, the rest still parse. An item
  * holding text no sink can store as sent (a lone surrogate anywhere in it) is a reject too. A reject
- * is kept in the warehouse, so the secret scope's keys are redacted from it.
+ * is kept in the warehouse, so the secret scope's keys are redacted from it. Items are read by the
+ * schema's compiled reader; the schema itself parses only those the reader leaves undecided, so it
+ * alone words every reason.
  */
 export function parseItems<S extends z.ZodType>(schema: S, items: readonly unknown[]): ParsedItems<z.output<S>> {
   const result: ParsedItems<z.output<S>> = { ok: [], rejects: [] };
   const redactor = activeRedactor();
+  const reader = itemReader(schema);
   for (const raw of items) {
     const unstorable = storableProblem(raw);
     if (unstorable !== undefined) {
       result.rejects.push({ raw: redactor.redactValue(raw), reason: redactor.redact(unstorable) });
+      continue;
+    }
+    const read = reader(raw);
+    if (read !== UNDECIDED) {
+      result.ok.push(read);
       continue;
     }
     const parsed = schema.safeParse(raw, { reportInput: true });

@@ -12,6 +12,7 @@ import {
 import { describeValue, makeKind, type ColumnKind } from './column-kind.js';
 import { exactJson, numberSource } from './exact-json.js';
 import { isWellFormedText, storableProblem } from './storable.js';
+import { isBase64Hash, isRawAddress } from './text-shapes.js';
 import { isUtcDay } from './utc-day.js';
 import { CANONICAL_INTEGER, refused, type ValueParser } from './wire-value.js';
 
@@ -27,8 +28,6 @@ const UNIX_MIN = -62_135_596_800;
 const UNIX_MAX = 253_402_300_799;
 const MICROS_PER_SECOND = 1_000_000n;
 const MILLIS_PER_DAY = 86_400_000;
-const BASE64_HASH = /^[A-Za-z0-9+/]{43}=$/;
-const RAW_ADDRESS = /^-?\d{1,10}:[0-9A-F]{64}$/;
 const VARCHAR_LIST = LIST(VARCHAR);
 
 const INTEGER = 'an integer (JSON number or decimal string; no leading zeros, fraction, exponent or -0)';
@@ -289,7 +288,7 @@ export const hash: ColumnKind<string> = makeKind({
   parquetType: 'BYTE_ARRAY (UTF8)',
   kindDoc: '32-byte hash in standard base64 (44 characters), as the API sends it.',
   expected: 'a 32-byte hash in standard base64 (44 characters ending in "=")',
-  is: (v): v is string => typeof v === 'string' && BASE64_HASH.test(v),
+  is: (v): v is string => typeof v === 'string' && isBase64Hash(v),
   fromWire: wireString,
   append: (a, v) => a.appendVarchar(v),
   read: readString('hash'),
@@ -302,7 +301,7 @@ export const rawAddress: ColumnKind<string> = makeKind({
   parquetType: 'BYTE_ARRAY (UTF8)',
   kindDoc: 'Address in raw form workchain:HEX (64 upper-case hex digits), e.g. 0:83DF…; the join key.',
   expected: 'a raw address "wc:HEX" with 64 upper-case hex digits',
-  is: (v): v is string => typeof v === 'string' && RAW_ADDRESS.test(v),
+  is: (v): v is string => typeof v === 'string' && isRawAddress(v),
   fromWire: wireString,
   append: (a, v) => a.appendVarchar(v),
   read: readString('rawAddress'),

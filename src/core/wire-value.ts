@@ -63,11 +63,25 @@ function oneStep<T>(parse: ValueParser<T>): z.ZodType<T> {
     });
 }
 
+/** The parser of each `wireValue` field and of its null-accepting variant, for compiled item readers. */
+const fieldParsers = new WeakMap<z.ZodType, ValueParser<unknown>>();
+
+function registered<T>(parse: ValueParser<T>): z.ZodType<T> {
+  const field = oneStep(parse);
+  fieldParsers.set(field, parse);
+  return field;
+}
+
 /** A zod field whose value `parse` checks and converts in one step. */
 export function wireValue<T>(parse: ValueParser<T>): z.ZodType<T> {
-  const field = oneStep(parse);
-  nullableVariants.set(field, oneStep((input) => (input === null || input === undefined ? null : parse(input))));
+  const field = registered(parse);
+  nullableVariants.set(field, registered((input) => (input === null || input === undefined ? null : parse(input))));
   return field;
+}
+
+/** The one-step parser behind a `wireValue` field (or its `nullish` variant); undefined for any other schema. */
+export function wireParserOf(schema: z.ZodType): ValueParser<unknown> | undefined {
+  return fieldParsers.get(schema);
 }
 
 /** A value, null, or an absent key (→ null): the API's nullable and `omitempty` fields. */
