@@ -235,6 +235,25 @@ export const timestamptz: ColumnKind<number> = makeKind({
   },
 });
 
+/**
+ * `compute` with its last answer kept: the rows of a page share one or two days, so checking and
+ * appending a day computes once per day instead of once per row.
+ */
+function lastOneKept<I, O>(compute: (input: I) => O, first: O): (input: I) => O {
+  let lastInput: I | undefined;
+  let lastOutput = first;
+  return (input) => {
+    if (input !== lastInput) {
+      lastOutput = compute(input);
+      lastInput = input;
+    }
+    return lastOutput;
+  };
+}
+
+const isDayInRange = lastOneKept((v: unknown) => isUtcDay(v) && v >= '0001-01-01' && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), false);
+const dateValue = lastOneKept((day: string) => new DuckDBDateValue(Date.parse(`${day}T00:00:00Z`) / MILLIS_PER_DAY), new DuckDBDateValue(0));
+
 /** A UTC calendar day `YYYY-MM-DD` (block_date: the day of a row's main time); stored as DATE. */
 export const date: ColumnKind<string> = makeKind({
   kind: 'date',
@@ -242,9 +261,9 @@ export const date: ColumnKind<string> = makeKind({
   parquetType: 'INT32 (DATE)',
   kindDoc: 'Calendar day in UTC (YYYY-MM-DD), the day of the row\'s main time.',
   expected: 'a day "YYYY-MM-DD" between year 1 and 9999',
-  is: (v): v is string => isUtcDay(v) && v >= '0001-01-01' && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+  is: (v): v is string => isDayInRange(v),
   fromWire: wireString,
-  append: (a, v) => a.appendDate(new DuckDBDateValue(Date.parse(`${v}T00:00:00Z`) / MILLIS_PER_DAY)),
+  append: (a, v) => a.appendDate(dateValue(v)),
   read: (v) => {
     if (!(v instanceof DuckDBDateValue)) throw readFailure('date', v);
     return v.toString();
