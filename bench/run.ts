@@ -137,7 +137,7 @@ if (lc !== undefined) {
   rows.push([
     '3 local cost',
     'ETL stages, saved pages',
-    `parse ${st.parse.toFixed(1)}, validate (zod) ${st.validate.toFixed(1)}, toRows ${st.toRows.toFixed(1)}, check ${st.check.toFixed(1)}, ` +
+    `parse ${st.parse.toFixed(1)}, validate ${st.validate.toFixed(1)}, toRows ${st.toRows.toFixed(1)}, check ${st.check.toFixed(1)}, ` +
       `DuckDB commit ${st.commit.toFixed(1)}, close ${st.close.toFixed(1)} CPU-s/100k tx`,
     '—',
     '—',

@@ -3,7 +3,7 @@
  * (benchmark 3 saves them): the same functions the CLI runs, called one stage at a time over every
  * page, each stage timed with process.cpuUsage() (the whole process, DuckDB's threads included).
  *   parse     read the file, parseJson (JSON.parse plus the exact-number scan, as the client does)
- *   validate  the stream's zod item schema (parseItems)
+ *   validate  parseItems: the item schema's compiled reader (zod for the items it leaves undecided)
  *   toRows    transactions + messages rows, and address-book rows
  *   check     tableChange: every value checked against its column kind again, dedup by key
  *   commit    DuckDBSink.commit per page (which runs the check again, then appenders, delete + insert, COMMIT)
