@@ -30,6 +30,19 @@ const APART: Readonly<Record<string, { readonly imports: readonly string[]; read
   devnet: { imports: ['core', 'transform'], importedBy: ['cli'] },
 };
 
+/**
+ * The devnet's own layers, lowest first (folders and the files at its root): the generated chain and
+ * the HTTP plumbing; the chain's wire forms (render) and what a request may see (view); the routes
+ * (api); the truth datasets; the program.
+ */
+const DEVNET_LAYERS: readonly (readonly string[])[] = [
+  ['chain', 'http', 'defaults.ts'],
+  ['render', 'view.ts'],
+  ['api'],
+  ['truth.ts'],
+  ['index.ts'],
+];
+
 /** `from -> to`, both as paths from the repository root. */
 type Edge = string;
 
@@ -59,6 +72,19 @@ function folderOf(path: string): string {
   return path.split('/')[1] ?? '';
 }
 
+/** The devnet layer of a path under src/devnet/ (a folder or a file at its root), e.g. `render`. */
+function devnetPartOf(path: string): string {
+  return path.split('/')[2] ?? '';
+}
+
+/** Why a part may not import another of the layers, or undefined when it may. */
+function rankRefusal(layers: readonly (readonly string[])[], from: string, to: string): string | undefined {
+  if (from === to) return undefined;
+  const rank = (part: string): number => layers.findIndex((layer) => layer.includes(part));
+  if (rank(to) < rank(from)) return undefined;
+  return rank(to) === rank(from) ? `${from} and ${to} are peers` : `${to} is a layer above ${from}`;
+}
+
 /** Why `from` may not import `to`, or undefined when it may. */
 function refusal(from: string, to: string): string | undefined {
   if (from === to) return undefined;
@@ -66,9 +92,7 @@ function refusal(from: string, to: string): string | undefined {
   if (apartFrom !== undefined) return apartFrom.imports.includes(to) ? undefined : `${from} stands apart and imports ${apartFrom.imports.join(', ')} only`;
   const apartTo = APART[to];
   if (apartTo !== undefined) return apartTo.importedBy.includes(from) ? undefined : `${to} stands apart: only ${apartTo.importedBy.join(', ')} imports it`;
-  const rank = (folder: string): number => LAYERS.findIndex((layer) => layer.includes(folder));
-  if (rank(to) < rank(from)) return undefined;
-  return rank(to) === rank(from) ? `${from} and ${to} are peers` : `${to} is a layer above ${from}`;
+  return rankRefusal(LAYERS, from, to);
 }
 
 /** The imports that break the layer rule, each as `edge: reason`. */
@@ -77,6 +101,16 @@ function violations(edges: readonly Edge[]): string[] {
     const [from, to] = edge.split(' -> ') as [string, string];
     const reason = refusal(folderOf(from), folderOf(to));
     return reason === undefined ? [] : [`${edge}: ${reason}`];
+  });
+}
+
+/** The imports inside the devnet that break its layers, each as `edge: reason`. */
+function devnetViolations(edges: readonly Edge[]): string[] {
+  return edges.flatMap((edge) => {
+    const [from, to] = edge.split(' -> ') as [string, string];
+    if (!from.startsWith('src/devnet/') || !to.startsWith('src/devnet/')) return [];
+    const reason = rankRefusal(DEVNET_LAYERS, devnetPartOf(from), devnetPartOf(to));
+    return reason === undefined ? [] : [`${edge}: devnet's ${reason}`];
   });
 }
 
@@ -92,6 +126,26 @@ describe('layer rule', () => {
 
   it('finds no import of a higher layer or of a peer, and keeps the devnet apart', () => {
     expect(violations(edges)).toEqual([]);
+  });
+
+  it('gives every part of the devnet a layer, and finds no import of a higher one or of a peer', () => {
+    const parts = new Set([...files.keys()].filter((path) => path.startsWith('src/devnet/')).map(devnetPartOf));
+    expect([...parts].filter((part) => !DEVNET_LAYERS.flat().includes(part)).map((part) => `src/devnet/${part} has no layer: place it in DEVNET_LAYERS`)).toEqual([]);
+    expect(devnetViolations(edges)).toEqual([]);
+  });
+
+  it('names the devnet import that runs back up a layer', () => {
+    const sample = new Map([
+      ['src/devnet/render/a.ts', "import { b } from '../api/v2/b.js';\nimport { c } from '../chain/c.js';\nimport { d } from '../view.js';"],
+      ['src/devnet/chain/e.ts', "import { f } from '../http/f.js';\nimport { g } from '../../core/g.js';"],
+      ['src/devnet/api/v3/h.ts', "import { i } from '../../render/i.js';\nimport { j } from '../../index.js';"],
+    ]);
+    expect(devnetViolations(importEdges(sample))).toEqual([
+      "src/devnet/render/a.ts -> src/devnet/api/v2/b.ts: devnet's api is a layer above render",
+      "src/devnet/render/a.ts -> src/devnet/view.ts: devnet's render and view.ts are peers",
+      "src/devnet/chain/e.ts -> src/devnet/http/f.ts: devnet's chain and http are peers",
+      "src/devnet/api/v3/h.ts -> src/devnet/index.ts: devnet's index.ts is a layer above api",
+    ]);
   });
 
   it('reads every kind of import and names the file, the import and the reason of each refused one', () => {

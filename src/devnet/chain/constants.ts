@@ -18,3 +18,6 @@ export const CYCLE_BLOCKS = 100;
 export const VALIDATOR_COUNT = 9;
 
 export const TON = 1_000_000_000n;
+
+/** wallet_id (subwallet id) every devnet wallet signs its externals with, as the generator's bodies carry it. */
+export const SUBWALLET_ID = 698_983_191;

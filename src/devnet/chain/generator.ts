@@ -21,6 +21,7 @@ import {
   GENESIS_UTIME,
   LT_PER_BLOCK,
   MASTERCHAIN_SHARD,
+  SUBWALLET_ID,
 } from './constants.js';
 
 interface Delivery {
@@ -121,7 +122,7 @@ export class Generator {
     const msg = this.message(null, order.wallet, 0n, 0n, null, null, false, false, {
       kind: 'wallet_external',
       signature: this.rng.bytes(64),
-      subwalletId: 698_983_191,
+      subwalletId: SUBWALLET_ID,
       validUntil: this.chain.utimes[step]! + 60,
       seqno: wallet.seqno,
       out: { to: order.to, value: order.value, bounce: order.bounce, body: order.body },

@@ -7,9 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Account } from '../chain/model.js';
 import type { RenderContext } from './context.js';
 import type { Refs } from './refs.js';
-
-/** Subwallet id every devnet wallet signs with (the generator's wallet_external bodies). */
-export const DEVNET_WALLET_ID = 698_983_191;
+import { SUBWALLET_ID } from '../chain/constants.js';
 
 const walletTypes: Partial<Record<Account['kind'], string>> = {
   wallet: 'wallet v4 r2',
@@ -81,7 +79,7 @@ export function renderWalletState(ctx: RenderContext, index: number, refs: Refs)
   if (isWallet) {
     rendered.wallet_type = walletType;
     rendered.seqno = s.account.seqno;
-    rendered.wallet_id = DEVNET_WALLET_ID;
+    rendered.wallet_id = SUBWALLET_ID;
     rendered.is_signature_allowed = true;
   }
   Object.assign(rendered, {

@@ -8,7 +8,8 @@
 import { beginCell, storeStateInit, type Cell, type StateInit } from '@ton/core';
 import type { Account } from '../chain/model.js';
 import type { RenderContext } from './context.js';
-import { SUBWALLET_ID, codeCell, jettonWalletCode, publicKeyOf } from '../api/v2/contract-cells.js';
+import { codeCell, jettonWalletCode, publicKeyOf } from './contract-cells.js';
+import { SUBWALLET_ID } from '../chain/constants.js';
 
 export function stateInitOf(ctx: RenderContext, index: number): StateInit {
   const account = ctx.chain.population.accountAt(index);

@@ -6,11 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { Address, beginCell, Cell, Dictionary, external, loadTransaction, storeMessage } from '@ton/core';
 import { buildDevnetApi } from '../../../src/devnet/index.js';
 import { v2Handlers } from '../../../src/devnet/api/v2/index.js';
-import { SUBWALLET_ID } from '../../../src/devnet/api/v2/contract-cells.js';
 import { QueryParams } from '../../../src/devnet/http/query-params.js';
 import { apiErrorOf } from '../../support/api-error.js';
 import type { Account, Block, Transaction } from '../../../src/devnet/chain/model.js';
-import { FIRST_MC_SEQNO, FIRST_SHARD_SEQNO } from '../../../src/devnet/chain/constants.js';
+import { FIRST_MC_SEQNO, FIRST_SHARD_SEQNO, SUBWALLET_ID } from '../../../src/devnet/chain/constants.js';
 
 const api = buildDevnetApi({ seed: 3, blocks: 150 });
 const chain = api.view.chain;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Address, beginCell, external, storeMessage } from '@ton/core';
 import type { Account, Transaction } from '../../../src/devnet/chain/model.js';
-import { SUBWALLET_ID } from '../../../src/devnet/api/v2/contract-cells.js';
+import { SUBWALLET_ID } from '../../../src/devnet/chain/constants.js';
 import { startTestDevnet, type TestDevnet } from '../../support/test-devnet.js';
 import { KEY } from '../../support/test-key.js';
 import { V2_SPEC_ERRATA, v2Spec } from '../../support/openapi-v2.js';

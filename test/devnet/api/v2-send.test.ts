@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Address, beginCell, external, internal, storeMessage, storeMessageRelaxed, type Cell } from '@ton/core';
 import { buildDevnetApi } from '../../../src/devnet/index.js';
 import { v2Handlers } from '../../../src/devnet/api/v2/index.js';
-import { SUBWALLET_ID } from '../../../src/devnet/api/v2/contract-cells.js';
+import { SUBWALLET_ID } from '../../../src/devnet/chain/constants.js';
 import { QueryParams } from '../../../src/devnet/http/query-params.js';
 import { apiErrorOf } from '../../support/api-error.js';
 import type { Account } from '../../../src/devnet/chain/model.js';

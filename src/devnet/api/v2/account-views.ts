@@ -10,7 +10,8 @@ import type { DevnetApi } from '../context.js';
 import { friendlyAddress } from './address-forms.js';
 import { addressAt, lastTransactionId } from './accounts.js';
 import { blockIdExt } from './block-id.js';
-import { boc, codeCell, dataCell, SUBWALLET_ID } from './contract-cells.js';
+import { boc, codeCell, dataCell } from '../../render/contract-cells.js';
+import { SUBWALLET_ID } from '../../chain/constants.js';
 
 /** Wallet kinds as tonlib names them: the data layouts of contract-cells.ts (v4 has the plugin dict). */
 const WALLET_TYPES: Partial<Record<Account['kind'], { readonly name: string; readonly state: string }>> = {

@@ -9,7 +9,7 @@ import type { QueryParams } from '../../http/query-params.js';
 import { ZERO_HASH } from '../../render/context.js';
 import type { DevnetApi } from '../context.js';
 import { blockIdExt, headMcBlock, mcBlockAt } from './block-id.js';
-import { boc, codeCell, dataCell } from './contract-cells.js';
+import { boc, codeCell, dataCell } from '../../render/contract-cells.js';
 import { addressParam, seqnoParam } from './params.js';
 
 export type V2AccountState = 'uninitialized' | 'active' | 'frozen';

@@ -8,7 +8,7 @@ import type { Handler } from '../../http/types.js';
 import { CONFIG_RAW, ELECTOR_RAW, TON } from '../../chain/constants.js';
 import { ApiError } from '../../http/api-error.js';
 import type { DevnetApi } from '../context.js';
-import { boc } from './contract-cells.js';
+import { boc } from '../../render/contract-cells.js';
 import { int32Param, seqnoParam } from './params.js';
 import { mcBlockAt } from './block-id.js';
 

@@ -10,7 +10,7 @@ import type { DevnetRequest, Handler } from '../../http/types.js';
 import type { Account, AccountKind, Block } from '../../chain/model.js';
 import { ApiError } from '../../http/api-error.js';
 import type { DevnetApi } from '../context.js';
-import { jettonContent, jettonWalletCode, publicKeyOf } from './contract-cells.js';
+import { jettonContent, jettonWalletCode, publicKeyOf } from '../../render/contract-cells.js';
 import { parseAddressText } from './params.js';
 import { cellEntry, numberEntry, parseStack, sliceEntry, type StackEntry } from './tvm-stack.js';
 import { legacyToTyped, typedToLegacy } from './legacy-stack.js';

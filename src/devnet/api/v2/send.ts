@@ -14,7 +14,7 @@ import { GAS_PRICE } from '../../render/transaction.js';
 import { normalizedExternalHash } from '../../render/normalized-hash.js';
 import type { DevnetApi } from '../context.js';
 import { headMcBlock } from './block-id.js';
-import { SUBWALLET_ID } from './contract-cells.js';
+import { SUBWALLET_ID } from '../../chain/constants.js';
 import { EXIT_NO_CODE, exitCode } from './get-methods.js';
 import { addressParam } from './params.js';
 

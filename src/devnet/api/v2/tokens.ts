@@ -8,7 +8,7 @@ import type { Account } from '../../chain/model.js';
 import { ApiError } from '../../http/api-error.js';
 import type { DevnetApi } from '../context.js';
 import { friendlyAddress } from './address-forms.js';
-import { boc, jettonWalletCode } from './contract-cells.js';
+import { boc, jettonWalletCode } from '../../render/contract-cells.js';
 import { addressParam } from './params.js';
 
 export function tokensHandlers(api: DevnetApi): Record<string, Handler> {

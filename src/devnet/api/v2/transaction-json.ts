@@ -8,7 +8,7 @@ import type { Message, Transaction } from '../../chain/model.js';
 import { transactionCell } from '../../render/transaction-cell.js';
 import type { DevnetApi } from '../context.js';
 import { friendlyAddress } from './address-forms.js';
-import { boc } from './contract-cells.js';
+import { boc } from '../../render/contract-cells.js';
 
 export type V2TransactionForm = 'ext.transaction' | 'raw.transaction' | 'raw.transactionExt';
 

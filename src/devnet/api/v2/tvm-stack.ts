@@ -4,7 +4,7 @@
  */
 import { Cell } from '@ton/core';
 import { ApiError } from '../../http/api-error.js';
-import { boc } from './contract-cells.js';
+import { boc } from '../../render/contract-cells.js';
 
 export type StackEntry = Record<string, unknown>;
 

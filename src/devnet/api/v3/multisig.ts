@@ -10,7 +10,7 @@ import type { MultisigOrder, OrderAction } from '../../chain/services.js';
 import { ApiError } from '../../http/api-error.js';
 import { accountsParam, enrich, Refs, type DevnetApi } from '../context.js';
 import { accountSnapshot } from '../../render/account-state.js';
-import { boc } from '../v2/contract-cells.js';
+import { boc } from '../../render/contract-cells.js';
 
 /** Multisig v2 order action `send_message#f1381e5b mode:uint8 message:^MessageRelaxed`. */
 const SEND_MESSAGE = 0xf1381e5b;

@@ -10,9 +10,10 @@ import { ApiError } from '../../http/api-error.js';
 import { parseAddress, type DevnetApi } from '../context.js';
 import { accountStateAt, v2StateOf } from '../v2/accounts.js';
 import { headMcBlock } from '../v2/block-id.js';
-import { boc, codeCell, dataCell } from '../v2/contract-cells.js';
+import { boc, codeCell, dataCell } from '../../render/contract-cells.js';
 import { getMethodsHandlers } from '../v2/get-methods.js';
-import { DEVNET_WALLET_ID, walletTypeOf } from '../../render/account-state.js';
+import { walletTypeOf } from '../../render/account-state.js';
+import { SUBWALLET_ID } from '../../chain/constants.js';
 import { QueryParams } from '../../http/query-params.js';
 import { sendHandlers } from '../v2/send.js';
 import { fromV3Stack, toV3Stack } from './v3-stack.js';
@@ -54,7 +55,7 @@ export function v2ProxyHandlers(api: DevnetApi): Record<string, Handler> {
         status,
         last_transaction_lt: String(state?.lastTx?.lt ?? 0),
         last_transaction_hash: state?.lastTx?.hash ?? null,
-        ...(wallet ? { wallet_type: walletType, seqno: account!.seqno, wallet_id: DEVNET_WALLET_ID } : {}),
+        ...(wallet ? { wallet_type: walletType, seqno: account!.seqno, wallet_id: SUBWALLET_ID } : {}),
         suspended: false,
       };
     },

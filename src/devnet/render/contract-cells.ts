@@ -6,11 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { Dictionary, beginCell, type Cell } from '@ton/core';
-import type { Account } from '../../chain/model.js';
-import type { RenderContext } from '../../render/context.js';
-
-/** wallet_id of the generator's wallet externals (bodies carry the same). */
-export const SUBWALLET_ID = 698_983_191;
+import type { Account } from '../chain/model.js';
+import type { RenderContext } from './context.js';
+import { SUBWALLET_ID } from '../chain/constants.js';
 
 const codeCells = new Map<string, Cell>();
 
