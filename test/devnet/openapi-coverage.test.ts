@@ -1,7 +1,7 @@
 /**
  * Every path of the v3 OpenAPI is served (none answers 404; the devnet serves no path the spec lacks),
  * and the paths beyond the chain's datasets (services, v2 proxies, utilities, pending lists) answer
- * their 200 schema: patched (test/support/openapi.ts, P1–P4) and closed (no property the spec lacks).
+ * their 200 schema: patched (the v3 errata P1–P4 of test/support/spec-errata.ts) and closed (no property the spec lacks).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Address, beginCell, external, storeMessage } from '@ton/core';

@@ -3,22 +3,19 @@
  * (test/fixtures/specs/toncenter-v3.openapi.docs-ton-org.yaml), read through test/support/openapi.ts.
  *
  * Accepted deviations of the real service from the published spec (docs/design.md §6), patched
- * into a COPY of the schema and nothing else:
- *   P1. every object property may be null (the service sends null where the spec says string);
- *   P2. `FinalityState` is the string `pending|confirmed|finalized` (the spec says integer 0..2);
- *   P3. `Message.opcode` is a hex string `0x` + 8 hex digits, e.g. "0x0f8a7ea5" (the spec says integer).
- *   P4. POST /runGetMethod answers `{gas_used, exit_code, stack}` (the spec gives it the request's schema).
+ * into a COPY of the schema and nothing else: the v3 errata P1–P4 of test/support/spec-errata.ts.
  * Beyond the spec, the tests also require that no object carries a property the spec does not name
  * (the spec's objects are open; the devnet must not invent fields).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Address } from '@ton/core';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { FIRST_MC_SEQNO } from '../../src/devnet/chain/constants.js';
 import { TRUTH_DATASETS, type TruthDataset } from '../../src/devnet/truth.js';
 import { DevnetClient, type Query } from '../support/http.js';
-import { ACCEPTED_DEVIATIONS, specResponses } from '../support/openapi.js';
+import { specResponses } from '../support/openapi.js';
+import { errataOf, SPEC_ERRATA } from '../support/spec-errata.js';
 
 const KEY = 'K';
 const spec = specResponses();
@@ -83,7 +80,7 @@ const CASES: readonly Case[] = [
 
 describe('v3 responses against the official OpenAPI spec', () => {
   it('accepts exactly the four documented deviations', () => {
-    expect(ACCEPTED_DEVIATIONS).toEqual([
+    expect(errataOf('v3')).toEqual([
       'P1: every object property is nullable',
       'P2: FinalityState is a string (pending|confirmed|finalized), not an integer',
       'P3: Message.opcode is a hex string 0x########, not an integer',
@@ -100,6 +97,13 @@ describe('v3 responses against the official OpenAPI spec', () => {
     expect(spec.errors('messages', { messages: [{ opcode: '0xf8a7ea5' }] })).not.toEqual([]);
     expect(spec.errors('messages', { messages: [{ created_lt: 1 }] })).not.toEqual([]);
     expect(closedSpec.errors('transactions', { transactions: [{ account_name: 'x' }] })).not.toEqual([]);
+  });
+
+  it('lists the errata of both files once, each example its evidence names in the fixtures', () => {
+    expect(SPEC_ERRATA.map((e) => e.id)).toEqual(['P1', 'P2', 'P3', 'P4', 'E1', 'E2', 'E3', 'E4']);
+    const examples = SPEC_ERRATA.flatMap((e) => e.evidence.match(/[\w.-]+\.json/g) ?? []);
+    expect(examples.length).toBeGreaterThan(3);
+    for (const name of examples) expect(existsSync(new URL(`../fixtures/examples/${name}`, import.meta.url)), name).toBe(true);
   });
 
   it('needs each deviation for real mainnet responses, and accepts them once patched', () => {

@@ -5,17 +5,9 @@
  * points into one JSON Schema document holding every component; `nullable: true` becomes a union
  * with null; OpenAPI-only keywords (`example`, `x-*`, …) are dropped.
  *
- * The real service deviates from the published spec in known ways (docs/design.md §6). A COPY of
- * the spec is patched to accept exactly these, and nothing else:
- *   P1. every object property may be null (the service sends null where the spec says string,
- *       e.g. `in_msg`, `source` of external messages, `address_book[…].domain`);
- *   P2. `FinalityState` is the string `pending|confirmed|finalized` (the spec says integer 0..2);
- *   P3. `Message.opcode` is a hex string `0x` + 8 hex digits (the spec says integer).
- *   P4. POST /runGetMethod answers a run result `{gas_used, exit_code, stack}`; the spec gives its
- *       200 the request's schema (V2RunGetMethodRequest). Evidence: ton-index-go's own model
- *       `V2RunGetMethodResult` (index/models, ton-indexer master eb9fbfa, in
- *       ../shared/reference/specs/derived), which its handler returns; its swag annotation names the
- *       request struct, which is where the published spec's mistake comes from.
+ * The real service deviates from the published spec in known ways (docs/design.md §6): a COPY of the
+ * spec is patched to accept exactly the v3 errata of spec-errata.ts (P1–P4, with their evidence), and
+ * nothing else.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,14 +21,6 @@ const DOC_ID = 'https://chain-etl.invalid/toncenter-v3.schema.json';
 const COMPONENT_REF = '#/components/schemas/';
 
 type Schema = Record<string, unknown>;
-
-/** The deviations of the real service the tests accept, in the order of the header comment. */
-export const ACCEPTED_DEVIATIONS = [
-  'P1: every object property is nullable',
-  'P2: FinalityState is a string (pending|confirmed|finalized), not an integer',
-  'P3: Message.opcode is a hex string 0x########, not an integer',
-  'P4: runGetMethod answers {gas_used, exit_code, stack}, not the request schema',
-] as const;
 
 /** P4: the run result ton-index-go returns (models.V2RunGetMethodResult). */
 const RUN_GET_METHOD_RESULT: Schema = {
