@@ -94,8 +94,10 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     onRequest: opts.onRequest,
   });
   const grow = (blocks = 1): void => {
+    api.view.growing = true;
     for (let i = 0; i < blocks; i++) api.generator.advance();
   };
+  if (opts.growMs) api.view.growing = true;
   const timer = opts.growMs ? setInterval(() => grow(1), opts.growMs) : undefined;
   timer?.unref();
   return {

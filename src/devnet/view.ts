@@ -17,6 +17,8 @@ export interface ViewOptions {
 export class ChainView {
   /** Extra lag of the replica answering the current request (a lagging replica behind a load balancer). */
   replicaLag = 0;
+  /** The chain grows while the devnet serves (`--grow`, `grow()`): not-yet-finalized traces are pending. */
+  growing = false;
   private stalledAt: number | undefined;
 
   constructor(

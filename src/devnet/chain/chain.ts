@@ -3,10 +3,13 @@ import type { Services } from './services.js';
 import type {
   Action,
   Block,
+  Complaint,
   Election,
   JettonBurn,
   JettonTransfer,
   NftTransfer,
+  NominatorEvent,
+  PoolValidatorEvent,
   Trace,
   Transaction,
   ValidatorEvent,
@@ -38,7 +41,12 @@ export class Chain {
   readonly nftTransfers: NftTransfer[] = [];
   /** Sorted by (utime, lt). */
   readonly validatorEvents: ValidatorEvent[] = [];
+  /** The nominator pool's events, sorted by tx lt. */
+  readonly nominatorEvents: NominatorEvent[] = [];
+  readonly poolValidatorEvents: PoolValidatorEvent[] = [];
   readonly elections: Election[] = [];
+  /** Complaints against validators, in the order of their step. */
+  readonly complaints: Complaint[] = [];
   /** Per step: gen_utime of its masterchain block. */
   readonly utimes: number[] = [];
   /** Per step: length of txOrder / actions after the step (prefix boundaries). */

@@ -7,6 +7,9 @@ import type { Account, AccountStatus, ComputeOutcome, Message } from './model.js
 import type { Population } from './population.js';
 import type { Rng } from './rng.js';
 import type { Elections } from './elections.js';
+import type { PoolLedger } from './nominator-pool.js';
+import type { NominatorEvent, PoolValidatorEvent } from './model.js';
+import { MIN_STAKE } from './elections.js';
 import { TON } from './constants.js';
 
 export interface OutSpec {
@@ -33,12 +36,16 @@ export interface RecordSink {
   jettonBurn(r: { queryId: bigint; owner: number; wallet: number; master: number; amount: bigint; responseDestination: number }): void;
   nftTransfer(r: { queryId: bigint; item: number; collection: number; oldOwner: number; newOwner: number; responseDestination: number; forwardAmount: bigint; aborted: boolean }): void;
   validatorEvent(r: { type: 'stake_accepted' | 'stake_rejected' | 'stake_recovered'; stakeHolder: number; validatorPubkey: string | null; adnlAddr: string | null; electionId: number | null; queryId: bigint; amount: bigint; reason: number | null }): void;
+  nominatorEvent(r: Omit<NominatorEvent, 'tx'>): void;
+  poolValidatorEvent(r: Omit<PoolValidatorEvent, 'tx'>): void;
 }
 
 export interface ContractContext {
   readonly population: Population;
   readonly rng: Rng;
   readonly elections: Elections;
+  /** The nominator pool's books (its contract's state). */
+  readonly pool: PoolLedger;
   readonly step: number;
   readonly records: RecordSink;
 }
@@ -59,6 +66,8 @@ export function receive(ctx: ContractContext, account: Account, msg: Message): O
       return nftItem(ctx, account, msg);
     case 'elector':
       return elector(ctx, account, msg);
+    case 'nominator_pool':
+      return nominatorPool(ctx, account, msg);
     default:
       return ok(ctx, account, []);
   }
@@ -261,4 +270,56 @@ function elector(ctx: ContractContext, account: Account, msg: Message): Outcome 
     return { ...outcome, outs: [{ to: holder, value: amount + msg.value - outcome.fees, bounce: false, body: { kind: 'elector_recover_stake_ok', queryId: body.queryId } }] };
   }
   return ok(ctx, account, []);
+}
+
+/** What the pool keeps beside its stake: storage and the fees of its own messages. */
+const POOL_RESERVE = 10n * TON;
+/** Nominators pay a fee with each deposit; the rest is the deposit. */
+const POOL_DEPOSIT_FEE = TON;
+
+/**
+ * The nominator pool: nominators deposit with the comment `d` and withdraw with `w`; its validator
+ * has it send its stake to the elector (`new_stake`, proxied with what the pool holds) and recover it
+ * (`recover_stake`); the returned stake's reward is shared out as the books say (nominator-pool.ts).
+ */
+function nominatorPool(ctx: ContractContext, account: Account, msg: Message): Outcome {
+  const body = msg.body;
+  const sender = msg.source!;
+  const pool = ctx.pool;
+  const elector = ctx.population.elector;
+  const validator = pool.genesis.validator;
+  const outcome = ok(ctx, account, [], ctx.rng.int(10_000, 16_000));
+  const record = (change: Omit<NominatorEvent, 'tx' | 'pool'>): void => ctx.records.nominatorEvent({ pool: account.index, ...change });
+  if (body.kind === 'text' && body.text === 'd' && msg.value - POOL_DEPOSIT_FEE >= pool.genesis.minNominatorStake) {
+    record(pool.deposit(sender, msg.value - POOL_DEPOSIT_FEE));
+    return outcome;
+  }
+  if (body.kind === 'text' && body.text === 'w') {
+    const withdrawal = pool.withdraw(sender, account.balance - POOL_RESERVE);
+    if (withdrawal === undefined) return outcome;
+    record(withdrawal.change);
+    if (withdrawal.paid === 0n) return outcome;
+    return { ...outcome, outs: [{ to: sender, value: withdrawal.paid, bounce: false, body: { kind: 'text', text: 'Withdraw completed' } }] };
+  }
+  if (sender === validator && body.kind === 'elector_new_stake') {
+    const election = ctx.elections.electionOpenAt(ctx.step);
+    const stake = account.balance - POOL_RESERVE;
+    if (election === undefined || pool.hasStakeAtElector || stake < MIN_STAKE) return outcome;
+    pool.stakeSent(stake, election.cycleStartMc);
+    return { ...outcome, outs: [{ to: elector, value: stake + TON, bounce: true, body }] };
+  }
+  if (sender === validator && body.kind === 'elector_recover_stake') {
+    return { ...outcome, outs: [{ to: elector, value: TON, bounce: true, body }] };
+  }
+  if (sender === elector && body.kind === 'elector_return_stake') {
+    pool.stakeReturned();
+    return outcome;
+  }
+  if (sender === elector && body.kind === 'elector_recover_stake_ok' && pool.hasStakeAtElector) {
+    const { nominators, validator: validatorChange, payouts } = pool.stakeRecovered();
+    ctx.records.poolValidatorEvent({ pool: account.index, validator, queryId: body.queryId, rewardShare: pool.genesis.validatorRewardShare, ...validatorChange });
+    for (const change of nominators) record(change);
+    return { ...outcome, outs: payouts.map((p) => ({ to: p.nominator, value: p.amount, bounce: false, body: { kind: 'text', text: 'Withdraw completed' } })) };
+  }
+  return outcome;
 }

@@ -15,6 +15,11 @@ const RECOVER_OFFSET = 20;
 const REASON_STAKE_TOO_SMALL = 5;
 export const MIN_STAKE = 300_000n * TON;
 
+/** What an accepted stake earns by the time it can be recovered. */
+export function stakeReward(stake: bigint): bigint {
+  return stake / 2000n;
+}
+
 export type StakeDecision = { accepted: true; electionId: number } | { accepted: false; electionId: number | null; reason: number };
 
 export interface PlannedSend {
@@ -115,7 +120,7 @@ export class Elections {
       maxFactor: body.maxFactor,
     });
     // The stake plus a reward becomes recoverable two cycles later; the elector pays it on request.
-    const reward = stake / 2000n;
+    const reward = stakeReward(stake);
     this.pendingCredits.push({ holder, amount: stake + reward, fromStep: this.recoverableFrom(step) });
     return { accepted: true, electionId: open.electionId };
   }
@@ -129,6 +134,16 @@ export class Elections {
     }
     this.pendingCredits.length = 0;
     this.pendingCredits.push(...still);
+  }
+
+  /** What the elector would pay the holder on a recover request now. */
+  creditOf(holder: number): bigint {
+    return this.credits.get(holder) ?? 0n;
+  }
+
+  /** The election accepting stakes at this step, if any. */
+  electionOpenAt(step: number): Election | undefined {
+    return this.openElection(step);
   }
 
   recover(holder: number): bigint {

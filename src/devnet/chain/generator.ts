@@ -9,6 +9,9 @@ import { Services } from './services.js';
 import { Rng } from './rng.js';
 import { Elections } from './elections.js';
 import { Traffic, type WalletOrder } from './traffic.js';
+import { ServiceTraffic } from './service-traffic.js';
+import { PoolLedger } from './nominator-pool.js';
+import { Complaints } from './complaints.js';
 import { receive, type ContractContext, type OutSpec, type RecordSink } from './contracts.js';
 import { classifyTrace } from './classify.js';
 import type { SubmittedTransfer } from './submitted-transfer.js';
@@ -34,6 +37,9 @@ export class Generator {
   private readonly rng: Rng;
   private readonly elections: Elections;
   private readonly traffic: Traffic;
+  private readonly serviceTraffic: ServiceTraffic;
+  private readonly pool: PoolLedger;
+  private readonly complaints: Complaints;
   private readonly inbox = new Map<number, Delivery[]>();
   private stepTxs: number[] = [];
   private stepCompleted: number[] = [];
@@ -48,6 +54,9 @@ export class Generator {
     this.chain = new Chain(seed, population, new Services(population, seed));
     this.elections = new Elections(this.chain.elections, population.validators, this.rng);
     this.traffic = new Traffic(population, this.rng);
+    this.pool = new PoolLedger(this.chain.services.pool);
+    this.serviceTraffic = new ServiceTraffic(this.chain.services, population, this.elections, this.pool, seed);
+    this.complaints = new Complaints(population, this.chain.elections, seed);
   }
 
   /** Generates a chain of `blocks` masterchain blocks. */
@@ -82,6 +91,9 @@ export class Generator {
     for (const order of this.traffic.ordersFor(planned, (v) => this.elections.keysOf(v), utime + 600)) {
       this.startTrace(order, step);
     }
+    for (const order of this.serviceTraffic.ordersAt(step, utime + 600)) this.startTrace(order, step);
+    const complaint = this.complaints.fileAt(step, utime);
+    if (complaint !== undefined) this.chain.complaints.push(complaint);
     for (const transfer of this.submitted.splice(0)) this.includeSubmitted(transfer, step);
     this.closeStep(step);
   }
@@ -171,7 +183,7 @@ export class Generator {
     const block = this.blockFor(account, step);
     const lt = Math.max(account.nextLt, block.startLt + 1 + this.rng.int(0, 2));
     const index = chain.txs.length;
-    const context: ContractContext = { population: chain.population, rng: this.rng, elections: this.elections, step, records: this.recordSink(index) };
+    const context: ContractContext = { population: chain.population, rng: this.rng, elections: this.elections, pool: this.pool, step, records: this.recordSink(index) };
     const outcome =
       msg === null
         ? { outs: [], aborted: false, compute: { kind: 'vm' as const, exitCode: 0, gasUsed: 0, vmSteps: 0 }, bounce: false, fees: 0n, endStatus: account.status }
@@ -266,6 +278,8 @@ export class Generator {
       jettonBurn: (r) => records.jettonBurns.push({ tx, ...r }),
       nftTransfer: (r) => records.nftTransfers.push({ tx, ...r }),
       validatorEvent: (r) => records.validatorEvents.push({ tx, ...r }),
+      nominatorEvent: (r) => records.nominatorEvents.push({ tx, ...r }),
+      poolValidatorEvent: (r) => records.poolValidatorEvents.push({ tx, ...r }),
     };
   }
 
@@ -298,6 +312,8 @@ export class Generator {
     chain.jettonBurns.push(...this.records.jettonBurns.sort(byTxLt));
     chain.nftTransfers.push(...this.records.nftTransfers.sort(byTxLt));
     chain.validatorEvents.push(...this.records.validatorEvents.sort(byTxLt));
+    chain.nominatorEvents.push(...this.records.nominatorEvents.sort(byTxLt));
+    chain.poolValidatorEvents.push(...this.records.poolValidatorEvents.sort(byTxLt));
   }
 }
 
@@ -306,10 +322,12 @@ interface StepRecords {
   readonly jettonBurns: Chain['jettonBurns'];
   readonly nftTransfers: Chain['nftTransfers'];
   readonly validatorEvents: Chain['validatorEvents'];
+  readonly nominatorEvents: Chain['nominatorEvents'];
+  readonly poolValidatorEvents: Chain['poolValidatorEvents'];
 }
 
 function emptyRecords(): StepRecords {
-  return { jettonTransfers: [], jettonBurns: [], nftTransfers: [], validatorEvents: [] };
+  return { jettonTransfers: [], jettonBurns: [], nftTransfers: [], validatorEvents: [], nominatorEvents: [], poolValidatorEvents: [] };
 }
 
 /** Within one trace, actions are ordered by (end_lt, action_id). */

@@ -224,3 +224,57 @@ export interface Election {
   readonly cycleStartMc: number;
   readonly cycleEndMc: number;
 }
+
+export type NominatorEventType = 'reward' | 'deposit' | 'withdrawal' | 'pending_deposit_activation' | 'withdrawal_request';
+
+/** A change of one nominator's position in the nominator pool, by the pool's transaction `tx`. */
+export interface NominatorEvent {
+  readonly tx: number;
+  readonly pool: number;
+  readonly nominator: number;
+  readonly type: NominatorEventType;
+  readonly amount: bigint;
+  readonly balanceBefore: bigint;
+  readonly balanceAfter: bigint;
+  readonly pendingBefore: bigint;
+  readonly pendingAfter: bigint;
+  readonly withdrawRequestBefore: boolean;
+  readonly withdrawRequestAfter: boolean;
+}
+
+export type PoolValidatorEventType = 'reward' | 'penalty' | 'deposit' | 'withdrawal';
+
+/** A change of the validator's amount in the nominator pool; rewards name the cycle the stake validated. */
+export interface PoolValidatorEvent {
+  readonly tx: number;
+  readonly pool: number;
+  readonly validator: number;
+  readonly type: PoolValidatorEventType;
+  readonly amount: bigint;
+  readonly balanceBefore: bigint;
+  readonly balanceAfter: bigint;
+  /** Masterchain seqno of the first block of the cycle the stake validated (rendered as its utime). */
+  readonly cycleStartMc: number;
+  readonly queryId: bigint;
+  readonly rewardShare: number;
+}
+
+/** A complaint against a validator of the set at work, registered with the elector, and its votes. */
+export interface Complaint {
+  /** The step whose block registered it (created_at is its utime). */
+  readonly step: number;
+  /** The election that chose the accused's set. */
+  readonly election: Election;
+  readonly accused: ElectionParticipant;
+  /** Blocks the accused was found to produce in the complained-of period (`no_blk_gen` description). */
+  readonly foundBlocks: number;
+  readonly fromUtime: number;
+  readonly severity: number;
+  /** Who filed it and is paid if it passes. */
+  readonly rewardAddress: number;
+  readonly paid: bigint;
+  readonly suggestedFine: bigint;
+  readonly suggestedFinePart: number;
+  /** Stake holders of the set that voted for it. */
+  readonly voters: readonly number[];
+}

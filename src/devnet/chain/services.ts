@@ -1,9 +1,9 @@
 /**
  * The service contracts of the devnet's genesis: TON DNS (a collection, owned domains with wallet
  * records, domains at auction), NFT sales of some domains, a multisig wallet with its orders, a
- * nominator pool and a vesting wallet. They hold their genesis state and take no part in the traffic.
- * Drawn from their own Rng (seeded from the chain's seed), so adding them changed nothing the chain
- * already had: the same seed still gives the same blocks, transactions and records.
+ * nominator pool and a vesting wallet, in their genesis state. Drawn from their own Rng (seeded from
+ * the chain's seed), so adding them changed nothing the chain already had; their traffic is
+ * service-traffic.ts's.
  */
 import { createHash } from 'node:crypto';
 import { Rng } from './rng.js';
@@ -168,7 +168,7 @@ export class Services {
       validatorRewardShare: 4_000,
       maxNominators: 40,
       minValidatorStake: 10_000n * TON,
-      minNominatorStake: 10_000n * TON,
+      minNominatorStake: 100n * TON,
       nominators,
     };
 

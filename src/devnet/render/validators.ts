@@ -80,7 +80,7 @@ export function renderCycle(
 ): Record<string, unknown> {
   const members = byStake(election.participants);
   const totalStake = sum(members);
-  const weightOf = (p: ElectionParticipant): bigint => (totalStake === 0n ? 0n : (p.stake * TOTAL_WEIGHT) / totalStake);
+  const weightOf = (p: ElectionParticipant): bigint => weightInSet(p, totalStake);
   const stakes = members.map((p) => p.stake);
   const rendered: Record<string, unknown> = {
     election_id: election.electionId,
@@ -116,7 +116,12 @@ export function renderCycle(
   return rendered;
 }
 
-function sum(participants: readonly ElectionParticipant[]): bigint {
+/** A validator's weight in its set: its share of the set's stake, of TOTAL_WEIGHT. */
+export function weightInSet(p: ElectionParticipant, totalStake: bigint): bigint {
+  return totalStake === 0n ? 0n : (p.stake * TOTAL_WEIGHT) / totalStake;
+}
+
+export function sum(participants: readonly ElectionParticipant[]): bigint {
   return participants.reduce((total, p) => total + p.stake, 0n);
 }
 

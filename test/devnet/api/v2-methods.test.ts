@@ -52,15 +52,16 @@ describe('v2 getTransactions', () => {
   });
 
   it('prints messages with friendly addresses, text comments as msg.dataText', () => {
-    const tx = historyOf(wallet).find((t) => t.inMsg?.body.kind === 'text' && t.inMsg.source !== null)!;
-    const item = get('getTransactions', { address: wallet.raw, lt: tx.lt, hash: tx.hash, limit: 1 })[0];
+    const tx = chain.txs.find((t) => pop.accountAt(t.account).kind === 'wallet' && t.inMsg?.body.kind === 'text' && t.inMsg.source !== null)!;
+    const receiver = pop.accountAt(tx.account);
+    const item = get('getTransactions', { address: receiver.raw, lt: tx.lt, hash: tx.hash, limit: 1 })[0];
     const msg = tx.inMsg!;
     const text = msg.body.kind === 'text' ? msg.body.text : '';
     expect(item.in_msg).toMatchObject({
       '@type': 'ext.message',
       hash: msg.hash,
       source: friendly(pop.accountAt(msg.source!)),
-      destination: friendly(wallet),
+      destination: friendly(receiver),
       value: msg.value.toString(),
       fwd_fee: msg.fwdFee.toString(),
       created_lt: String(msg.createdLt),

@@ -130,7 +130,7 @@ export function electionStates(api: DevnetApi): ElectionState[] {
 }
 
 /** stake_holder_address / adnl_address / validator_pubkey, ANDed; undefined when none is given. */
-function participantFilter(api: DevnetApi, q: QueryParams): ((p: ElectionParticipant) => boolean) | undefined {
+export function participantFilter(api: DevnetApi, q: QueryParams): ((p: ElectionParticipant) => boolean) | undefined {
   const holder = optionalAccountParam(api, q, 'stake_holder_address');
   const adnl = keyParam(q, 'adnl_address');
   const pubkey = keyParam(q, 'validator_pubkey');
