@@ -19,6 +19,7 @@ export const Opcode = {
   electorReturnStake: 0xee6f454c,
   electorRecoverStake: 0x47657424,
   electorRecoverStakeOk: 0xf96f7324,
+  vestingSendMessage: 0xa7733acd,
   bounced: 0xffffffff,
 } as const;
 
@@ -32,7 +33,7 @@ export type BodySpec =
       readonly subwalletId: number;
       readonly validUntil: number;
       readonly seqno: number;
-      readonly out: { readonly to: number; readonly value: bigint; readonly bounce: boolean; readonly body: BodySpec };
+      readonly out: OutMessage;
     }
   | {
       readonly kind: 'jetton_transfer';
@@ -89,7 +90,17 @@ export type BodySpec =
   | { readonly kind: 'elector_return_stake'; readonly queryId: bigint; readonly reason: number }
   | { readonly kind: 'elector_recover_stake'; readonly queryId: bigint }
   | { readonly kind: 'elector_recover_stake_ok'; readonly queryId: bigint }
+  /** The vesting wallet's owner asks it to send a message (`send_message#a7733acd query_id:uint64 mode:uint8 message:^MessageRelaxed`). */
+  | { readonly kind: 'vesting_send_message'; readonly queryId: bigint; readonly mode: number; readonly out: OutMessage }
   | { readonly kind: 'bounced'; readonly original: BodySpec };
+
+/** An internal message a contract is asked to send. */
+export interface OutMessage {
+  readonly to: number;
+  readonly value: bigint;
+  readonly bounce: boolean;
+  readonly body: BodySpec;
+}
 
 const opcodeOfKind: Readonly<Record<BodySpec['kind'], number | null>> = {
   empty: null,
@@ -108,6 +119,7 @@ const opcodeOfKind: Readonly<Record<BodySpec['kind'], number | null>> = {
   elector_return_stake: Opcode.electorReturnStake,
   elector_recover_stake: Opcode.electorRecoverStake,
   elector_recover_stake_ok: Opcode.electorRecoverStakeOk,
+  vesting_send_message: Opcode.vestingSendMessage,
   bounced: Opcode.bounced,
 };
 
@@ -138,13 +150,7 @@ function writeBody(b: Builder, spec: BodySpec, addressOf: AddressOf): Builder {
       return b;
     case 'text':
       return b.storeStringTail(spec.text);
-    case 'wallet_external': {
-      const message = internal({
-        to: addressOf(spec.out.to),
-        value: spec.out.value,
-        bounce: spec.out.bounce,
-        body: buildBody(spec.out.body, addressOf),
-      });
+    case 'wallet_external':
       return b
         .storeBuffer(spec.signature)
         .storeUint(spec.subwalletId, 32)
@@ -152,8 +158,9 @@ function writeBody(b: Builder, spec: BodySpec, addressOf: AddressOf): Builder {
         .storeUint(spec.seqno, 32)
         .storeUint(0, 8)
         .storeUint(3, 8)
-        .storeRef(beginCell().store(storeMessageRelaxed(message)).endCell());
-    }
+        .storeRef(relaxedMessage(spec.out, addressOf));
+    case 'vesting_send_message':
+      return b.storeUint(spec.queryId, 64).storeUint(spec.mode, 8).storeRef(relaxedMessage(spec.out, addressOf));
     case 'jetton_transfer':
       return storeForwardPayload(
         b
@@ -224,6 +231,11 @@ function writeBody(b: Builder, spec: BodySpec, addressOf: AddressOf): Builder {
       return b.storeUint(Opcode.bounced, 32).storeBits(original.loadBits(bits));
     }
   }
+}
+
+function relaxedMessage(out: OutMessage, addressOf: AddressOf): Cell {
+  const message = internal({ to: addressOf(out.to), value: out.value, bounce: out.bounce, body: buildBody(out.body, addressOf) });
+  return beginCell().store(storeMessageRelaxed(message)).endCell();
 }
 
 function storeForwardPayload(b: Builder, comment: string | null): Builder {

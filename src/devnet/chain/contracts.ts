@@ -8,6 +8,7 @@ import type { Population } from './population.js';
 import type { Rng } from './rng.js';
 import type { Elections } from './elections.js';
 import type { PoolLedger } from './nominator-pool.js';
+import type { VestingWallet } from './services.js';
 import type { NominatorEvent, PoolValidatorEvent } from './model.js';
 import { MIN_STAKE } from './elections.js';
 import { TON } from './constants.js';
@@ -46,6 +47,7 @@ export interface ContractContext {
   readonly elections: Elections;
   /** The nominator pool's books (its contract's state). */
   readonly pool: PoolLedger;
+  readonly vesting: VestingWallet;
   readonly step: number;
   readonly records: RecordSink;
 }
@@ -68,6 +70,8 @@ export function receive(ctx: ContractContext, account: Account, msg: Message): O
       return elector(ctx, account, msg);
     case 'nominator_pool':
       return nominatorPool(ctx, account, msg);
+    case 'vesting_wallet':
+      return vestingWallet(ctx, account, msg);
     default:
       return ok(ctx, account, []);
   }
@@ -322,4 +326,18 @@ function nominatorPool(ctx: ContractContext, account: Account, msg: Message): Ou
     return { ...outcome, outs: payouts.map((p) => ({ to: p.nominator, value: p.amount, bounce: false, body: { kind: 'text', text: 'Withdraw completed' } })) };
   }
   return outcome;
+}
+
+/**
+ * The vesting wallet sends what its owner asks (`send_message`) to a whitelisted address at any time,
+ * elsewhere only what has unlocked and leaves the locked part (the devnet's runs inside the cliff, so
+ * only the whitelist is paid).
+ */
+function vestingWallet(ctx: ContractContext, account: Account, msg: Message): Outcome {
+  const body = msg.body;
+  const vesting = ctx.vesting;
+  const outcome = ok(ctx, account, [], ctx.rng.int(8_000, 12_000));
+  if (msg.source !== vesting.owner || body.kind !== 'vesting_send_message' || body.out.value >= account.balance) return outcome;
+  if (!vesting.whitelist.includes(body.out.to)) return outcome;
+  return { ...outcome, outs: [{ to: body.out.to, value: body.out.value, bounce: body.out.bounce, body: body.out.body }] };
 }

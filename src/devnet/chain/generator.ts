@@ -183,7 +183,7 @@ export class Generator {
     const block = this.blockFor(account, step);
     const lt = Math.max(account.nextLt, block.startLt + 1 + this.rng.int(0, 2));
     const index = chain.txs.length;
-    const context: ContractContext = { population: chain.population, rng: this.rng, elections: this.elections, pool: this.pool, step, records: this.recordSink(index) };
+    const context: ContractContext = { population: chain.population, rng: this.rng, elections: this.elections, pool: this.pool, vesting: chain.services.vesting, step, records: this.recordSink(index) };
     const outcome =
       msg === null
         ? { outs: [], aborted: false, compute: { kind: 'vm' as const, exitCode: 0, gasUsed: 0, vmSteps: 0 }, bounce: false, fees: 0n, endStatus: account.status }

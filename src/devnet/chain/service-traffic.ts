@@ -1,7 +1,8 @@
 /**
  * The traffic of the genesis service contracts (services.ts): nominators deposit into and withdraw
  * from the nominator pool, and its validator has it stake with the elector each other cycle and
- * recover the stake with its reward. Its choices come from its own Rng (seeded from the chain's seed),
+ * recover the stake with its reward; the vesting wallet's owner has it stake locked coins in the pool
+ * (the pool is on its whitelist). Its choices come from its own Rng (seeded from the chain's seed),
  * so the users' traffic (traffic.ts) draws what it drew before.
  */
 import type { Elections } from './elections.js';
@@ -19,6 +20,9 @@ const POOL_RECOVER_OFFSET = 30;
 const POOL_STAKE_OFFSET = 40;
 const DEPOSIT_CHANCE = 0.04;
 const WITHDRAW_CHANCE = 0.012;
+const VESTING_STAKE_CHANCE = 0.015;
+/** Mode of the vesting wallet's message: pay fees apart, ignore errors. */
+const SEND_MODE = 3;
 
 export class ServiceTraffic {
   private readonly rng: Rng;
@@ -65,7 +69,23 @@ export class ServiceTraffic {
         orders.push({ kind: 'ton_transfer', wallet, to: pool.account, value: TON, bounce: true, body: { kind: 'text', text: 'w' } });
       }
     }
+    if (this.rng.chance(VESTING_STAKE_CHANCE)) orders.push(this.vestingStake());
     return orders;
+  }
+
+  /** The vesting wallet's owner has it deposit part of the locked amount into the whitelisted pool. */
+  private vestingStake(): WalletOrder {
+    const vesting = this.services.vesting;
+    const pool = this.services.pool;
+    const value = BigInt(this.rng.int(500, 5_000)) * TON;
+    return {
+      kind: 'ton_transfer',
+      wallet: vesting.owner,
+      to: vesting.account,
+      value: TON,
+      bounce: true,
+      body: { kind: 'vesting_send_message', queryId: this.nextQueryId(), mode: SEND_MODE, out: { to: pool.account, value, bounce: true, body: { kind: 'text', text: 'd' } } },
+    };
   }
 
   /** A wallet with a tenth of its balance above the pool's minimum deposits that tenth. */

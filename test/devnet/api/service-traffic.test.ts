@@ -2,7 +2,8 @@
  * The traffic of the genesis service contracts (chain/service-traffic.ts, chain/complaints.ts) as the
  * v3 paths show it, against the chain: the nominator pool's events chain from the genesis books to
  * the pool's state, its rewards are the returned stakes of elections it took part in, every event's
- * transaction is the pool's in /transactions; complaints accuse a validator of the set at work.
+ * transaction is the pool's in /transactions; the vesting wallet stakes in the pool at its owner's
+ * request; complaints accuse a validator of the set at work.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDevnetApi } from '../../../src/devnet/index.js';
@@ -81,6 +82,25 @@ describe('nominator pool traffic', () => {
       const events = poolEvents().filter((e) => e.type === 'reward' && e.nominator_address === raw(n.wallet));
       expect(rewards.rewards.map((r: Row) => [r.tx_hash, r.reward, r.stake_before])).toEqual(events.reverse().map((e) => [e.tx_hash, e.amount, e.balance_before]));
     }
+  });
+});
+
+describe('vesting wallet traffic', () => {
+  it('sends what its owner asks to the whitelisted pool, which books it as the vesting wallet’s deposit', () => {
+    const vesting = api.view.chain.services.vesting;
+    const txs = (v3('transactions', { account: raw(vesting.account), limit: 100, sort: 'asc' }).transactions as Row[]).filter((t) => t.in_msg.source !== null);
+    expect(txs.length).toBeGreaterThan(0);
+    for (const tx of txs) {
+      expect([tx.in_msg.source, tx.in_msg.opcode]).toEqual([raw(vesting.owner), '0xa7733acd']);
+      expect(tx.out_msgs.map((m: Row) => m.destination)).toEqual([raw(pool.account)]);
+    }
+    const sent = txs.reduce((sum, tx) => sum + big(tx.out_msgs[0].value), 0n);
+    const deposits = poolEvents().filter((e) => e.nominator_address === raw(vesting.account) && e.type === 'deposit');
+    // The pool takes its 1 TON fee from each deposit that has arrived by the indexed block.
+    expect(deposits.length).toBeGreaterThan(0);
+    expect(deposits.reduce((sum, e) => sum + big(e.amount), 0n)).toBe(sent - BigInt(txs.length) * 1_000_000_000n);
+    const position = v3('staking/nominatorPools/nominator', { nominator: raw(vesting.account) }).nominator_pools[0];
+    expect(big(position.balance) + big(position.pending_balance)).toBeGreaterThanOrEqual(deposits.reduce((sum, e) => sum + big(e.amount), 0n));
   });
 });
 
