@@ -306,7 +306,7 @@ function nominatorPool(ctx: ContractContext, account: Account, msg: Message): Ou
     return { ...outcome, outs: [{ to: sender, value: withdrawal.paid, bounce: false, body: { kind: 'text', text: 'Withdraw completed' } }] };
   }
   if (sender === validator && body.kind === 'elector_new_stake') {
-    const election = ctx.elections.electionOpenAt(ctx.step);
+    const election = ctx.elections.openElection(ctx.step);
     const stake = account.balance - POOL_RESERVE;
     if (election === undefined || pool.hasStakeAtElector || stake < MIN_STAKE) return outcome;
     pool.stakeSent(stake, election.cycleStartMc);

@@ -141,11 +141,6 @@ export class Elections {
     return this.credits.get(holder) ?? 0n;
   }
 
-  /** The election accepting stakes at this step, if any. */
-  electionOpenAt(step: number): Election | undefined {
-    return this.openElection(step);
-  }
-
   recover(holder: number): bigint {
     const amount = this.credits.get(holder) ?? 0n;
     this.credits.delete(holder);
@@ -156,7 +151,8 @@ export class Elections {
     return (Math.floor(step / CYCLE_BLOCKS) + 2) * CYCLE_BLOCKS;
   }
 
-  private openElection(step: number): Election | undefined {
+  /** The election accepting stakes at this step, if any. */
+  openElection(step: number): Election | undefined {
     const last = this.list[this.list.length - 1];
     const seqno = FIRST_MC_SEQNO + step;
     return last !== undefined && last.openedMc <= seqno && seqno < last.closesMc ? last : undefined;

@@ -48,7 +48,7 @@ export class ServiceTraffic {
     if (inCycle === POOL_RECOVER_OFFSET && this.elections.creditOf(pool.account) > 0n) {
       orders.push({ kind: 'election_recover', wallet: pool.validator, to: pool.account, value: TON, bounce: true, body: { kind: 'elector_recover_stake', queryId: this.nextQueryId() } });
     }
-    if (inCycle === POOL_STAKE_OFFSET && this.elections.electionOpenAt(step) !== undefined && !this.pool.hasStakeAtElector) {
+    if (inCycle === POOL_STAKE_OFFSET && this.elections.openElection(step) !== undefined && !this.pool.hasStakeAtElector) {
       const keys = this.elections.keysOf(pool.account);
       orders.push({
         kind: 'election_deposit',
