@@ -141,3 +141,15 @@ export class ResponseTooLargeError extends FatalError {
     this.maxBytes = fields.maxBytes;
   }
 }
+
+/** 414 or 431: the request's URL (its filter lists) is longer than the service or a proxy before it takes; the same request would fail again. */
+export class UrlTooLongError extends ApiRequestError {
+  readonly urlBytes: number;
+  constructor(fields: ApiErrorFields & { readonly status: number; readonly serverError: string; readonly urlBytes: number }) {
+    super(
+      `GET ${fields.endpoint}: HTTP ${fields.status}: the request URL (${fields.urlBytes} bytes) was too long for the service: give the stream fewer addresses in its filter lists, over several pipelines`,
+      fields,
+    );
+    this.urlBytes = fields.urlBytes;
+  }
+}

@@ -15,6 +15,7 @@ import {
   RedirectError,
   ResponseTooLargeError,
   RetriesExhaustedError,
+  UrlTooLongError,
 } from './errors.js';
 import type { QueryParams } from '../core/query-params.js';
 import { buildUrl, normalizeBaseUrl } from './query.js';
@@ -172,7 +173,7 @@ export class ApiClient {
     if (response.status >= 200 && response.status < 300) return this.#parse(response, body, endpoint);
     // Paused before this task settles, so the queue starts nothing between the 429 and the pause.
     if (response.status === 429) this.#pauseAll(endpoint, this.#rateLimitPauseMs(response.headers, retry));
-    throw this.#statusError(response.status, new TextDecoder().decode(body), endpoint);
+    throw this.#statusError(response.status, new TextDecoder().decode(body), endpoint, url);
   }
 
   #headers(extra: Readonly<Record<string, string>> = {}): Headers {
@@ -235,7 +236,7 @@ export class ApiClient {
     return new ApiNetworkError(`${what}: ${this.#redactor.redact(describe(err))}`, { endpoint, cause });
   }
 
-  #statusError(status: number, text: string, endpoint: string): Error {
+  #statusError(status: number, text: string, endpoint: string, url: URL): Error {
     const serverError = this.#redactor.redact(serverErrorText(text));
     const fields = { endpoint, status, serverError };
     const http = `HTTP ${status}${serverError === '' ? '' : ` ${serverError}`}`;
@@ -247,6 +248,7 @@ export class ApiClient {
     if (status === 403) return new AuthError(this.#forbidden(status, serverError), fields);
     // 542 is the v2 gateway's deterministic TVM stack error, not an outage.
     if (status === 408 || (status >= 500 && status <= 599 && status !== 542)) return new ApiServerError(http, fields);
+    if (status === 414 || status === 431) return new UrlTooLongError({ ...fields, urlBytes: url.href.length });
     if (status === 404 && !isJson(text)) return new ApiRequestError(`GET ${endpoint}: ${http}: ${this.#notTheApi()}`, fields);
     return new ApiRequestError(`GET ${endpoint}: ${http}`, fields);
   }

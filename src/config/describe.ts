@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_QUERY_BYTES } from '../api/url-limit.js';
 import { pipelineFileSchema } from './schema.js';
 import '../options/meta.js';
 
@@ -30,6 +31,8 @@ export function optionsDocument(): string {
     '<!-- Generated from src/config/schema.ts by optionsMarkdown(); do not edit. Regenerate with `npm run generate`. -->',
     '',
     'Keys of a pipeline file (`pipelines/*.yaml`). Addresses are raw (`wc:HEX`) or user-friendly and are stored raw, upper case.',
+    '',
+    `A list of addresses goes in each request's URL, which the client keeps to ${MAX_QUERY_BYTES / 1024} KB of query (proxies such as nginx refuse a longer request line): 80 to 92 raw addresses a list by the length of its parameter's name, fewer beside other lists of the stream. A longer list is refused when the pipeline is loaded, with the most that fit; split it over several pipelines.`,
     '',
     optionsMarkdown(),
   ].join('\n');

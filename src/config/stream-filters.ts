@@ -4,6 +4,7 @@ import { describeProblem } from '../options/expect.js';
 import { closedMap, duration } from '../options/fields.js';
 import { oneOf } from '../options/show.js';
 import { STREAM_NAMES, allStreams } from '../streams/index.js';
+import { longListIn, tooLongMessage } from './url-length.js';
 import '../options/meta.js';
 
 /** The key every snapshot stream's entry has beside its filters: how often a sync takes a new snapshot. */
@@ -24,6 +25,8 @@ function entry(stream: AnyStream) {
       const { [REFRESH_KEY]: _refresh, ...filters } = entry;
       const conflict = stream.conflictIn?.(inTypeScriptNames(filters));
       if (conflict !== undefined) ctx.addIssue({ code: 'custom', message: conflict });
+      const long = longListIn(stream, filters);
+      if (long !== undefined) ctx.addIssue({ code: 'custom', path: [long.filter], input: filters[long.filter], message: tooLongMessage(stream, long) });
     })
     .nullable()
     .optional()

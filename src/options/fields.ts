@@ -74,7 +74,7 @@ export function optionalAddress(description: string) {
 
 /** An optional stream filter of a list of addresses, documented by `description`. */
 export function optionalAddresses(description: string) {
-  return list(address(), 'a list of addresses').optional().meta({ description, typeLabel: 'list of addresses' });
+  return list(address(), 'a list of addresses').optional().meta({ description, typeLabel: 'list of addresses', listOf: 'addresses' });
 }
 
 const UNIX_OR_ISO =

@@ -9,6 +9,7 @@
  */
 import type { NamingColumn, SnapshotDefinition } from '../core/stream.js';
 import type { SnapshotRecord } from '../core/snapshot-record.js';
+import { MAX_QUERY_BYTES } from '../api/url-limit.js';
 import { snapshotPage } from '../api/v3.js';
 import { parseItems } from '../api/wire.js';
 import { listedItems } from '../extract/snapshot-pager.js';
@@ -27,14 +28,6 @@ export interface KeyedRead {
   /** This run's snapshot of the stream, completed after the read. */
   readonly job?: SnapshotJob;
 }
-
-/**
- * The most bytes the keys of one request take in its query. A GET names its keys in the URL, and
- * 1000 raw addresses make 77 KB: the devnet (Node) answers 431 above 16 KB of request head, nginx
- * 414 above its default 8 KB request line, and neither is retried. 7 KB leaves room for the path and
- * the paging parameters: 93 raw addresses a request (docs/design.md §2).
- */
-export const MAX_KEY_QUERY_BYTES = 7 * 1024;
 
 export async function readByKey(ctx: SnapshotRunContext, sink: Pick<Sink, 'distinctText'>, read: KeyedRead, counts: SnapshotCounts): Promise<void> {
   const { stream, job } = read;
@@ -56,14 +49,14 @@ export async function readByKey(ctx: SnapshotRunContext, sink: Pick<Sink, 'disti
   if (job !== undefined) await completeSnapshot(ctx, job);
 }
 
-/** `keys` in order, cut into requests of at most `most` keys whose `param=key&…` takes at most MAX_KEY_QUERY_BYTES. */
+/** `keys` in order, cut into requests of at most `most` keys whose `param=key&…` takes at most MAX_QUERY_BYTES (the paging parameters fit in its margin). */
 export function keyBatches(keys: readonly string[], param: string, most: number): string[][] {
   const batches: string[][] = [];
   let batch: string[] = [];
   let bytes = 0;
   for (const key of keys) {
     const cost = new URLSearchParams([[param, key]]).toString().length + 1;
-    if (batch.length > 0 && (batch.length === most || bytes + cost > MAX_KEY_QUERY_BYTES)) {
+    if (batch.length > 0 && (batch.length === most || bytes + cost > MAX_QUERY_BYTES)) {
       batches.push(batch);
       batch = [];
       bytes = 0;

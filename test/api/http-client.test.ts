@@ -10,6 +10,7 @@ import {
   InvalidBodyError,
   RateLimitedError,
   RetriesExhaustedError,
+  UrlTooLongError,
 } from '../../src/api/errors.js';
 import { BASE, captureLogs, rejectionOf, SECRET, testClient } from './helpers.js';
 
@@ -266,6 +267,24 @@ describe('no retry', () => {
     expect(err).toBeInstanceOf(FatalError);
     expect(err.message).toBe(`GET /api/v3/actions: HTTP ${status} ${text}`);
     expect(err).toMatchObject({ status, endpoint: '/api/v3/actions', serverError: text });
+    expect(client.stats).toMatchObject({ requests: 1, retries: 0 });
+  });
+
+  test.each([
+    [414, '<html><head><title>414 Request-URI Too Large</title></head><body><center><h1>414 Request-URI Too Large</h1></center><hr><center>nginx</center></body></html>'],
+    [431, ''],
+  ])('HTTP %i: UrlTooLongError saying the URL was too long, its length and what to do, on one line and not retried', async (status, body) => {
+    nock(BASE).get('/api/v3/nft/items').query(true).reply(status, body);
+    const client = testClient({ apiKey: SECRET });
+    const err = await rejectionOf(client.get('/api/v3/nft/items', { owner_address: ['0:AB', '0:CD'] }));
+    const urlBytes = `${BASE}/api/v3/nft/items?owner_address=0%3AAB&owner_address=0%3ACD`.length;
+    expect(err).toBeInstanceOf(UrlTooLongError);
+    expect(err).toBeInstanceOf(ApiRequestError);
+    expect(err.message).toBe(
+      `GET /api/v3/nft/items: HTTP ${status}: the request URL (${urlBytes} bytes) was too long for the service: give the stream fewer addresses in its filter lists, over several pipelines`,
+    );
+    expect(err.message).not.toContain(SECRET);
+    expect(err).toMatchObject({ status, endpoint: '/api/v3/nft/items', urlBytes });
     expect(client.stats).toMatchObject({ requests: 1, retries: 0 });
   });
 

@@ -6,13 +6,14 @@
  * asked for is a PagingContractError.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_QUERY_BYTES } from '../../src/api/url-limit.js';
 import { V3Api } from '../../src/api/v3.js';
 import { SnapshotRecord } from '../../src/core/snapshot-record.js';
 import type { StreamScope } from '../../src/core/scope.js';
 import { PagingContractError } from '../../src/extract/page-check.js';
 import type { StreamCommit } from '../../src/load/sink.js';
 import { PageBudget } from '../../src/run/page-budget.js';
-import { MAX_KEY_QUERY_BYTES, keyBatches, readByKey, type KeyedRead } from '../../src/run/snapshot-by-key.js';
+import { keyBatches, readByKey, type KeyedRead } from '../../src/run/snapshot-by-key.js';
 import type { SnapshotCounts, SnapshotRunContext } from '../../src/run/snapshot-job.js';
 import { jettonMastersStream } from '../../src/streams/jetton-masters.js';
 import { testClient } from '../api/helpers.js';
@@ -71,12 +72,12 @@ async function read(api: V3Api, named: readonly string[], held: readonly string[
 }
 
 describe('keyBatches', () => {
-  it('cuts keys into batches of at most the given count and of MAX_KEY_QUERY_BYTES of query, in order', () => {
+  it('cuts keys into batches of at most the given count and of MAX_QUERY_BYTES of query, in order', () => {
     const masterchain = Array.from({ length: 200 }, (_, i) => `-1:${i.toString(16).toUpperCase().padStart(64, '0')}`);
     const batches = keyBatches(masterchain, 'address', 1000);
     // address=-1%3A…64 hex…& is 78 bytes: 91 of them fit.
     expect(batches.map((batch) => batch.length)).toEqual([91, 91, 18]);
-    for (const batch of batches) expect(new URLSearchParams(batch.map((key): [string, string] => ['address', key])).toString().length).toBeLessThanOrEqual(MAX_KEY_QUERY_BYTES);
+    for (const batch of batches) expect(new URLSearchParams(batch.map((key): [string, string] => ['address', key])).toString().length).toBeLessThanOrEqual(MAX_QUERY_BYTES);
     expect(batches.flat()).toEqual(masterchain);
     expect(keyBatches(masterchain, 'address', 50).map((batch) => batch.length)).toEqual([50, 50, 50, 50]);
     expect(keyBatches([], 'address', 50)).toEqual([]);
