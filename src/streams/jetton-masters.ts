@@ -66,8 +66,8 @@ export const jettonMastersStream = defineSnapshot({
   name: 'jetton_masters',
   doc: 'Jetton masters with their token metadata (symbol, decimals…), a snapshot upserted by address.',
   filters: {
-    addresses: filter.optionalAddresses('Only these jetton masters (up to 1024).'),
-    admin_addresses: filter.optionalAddresses('Only the masters administered by one of these (up to 1024).'),
+    addresses: filter.optionalAddresses('Only these jetton masters.'),
+    admin_addresses: filter.optionalAddresses('Only the masters administered by one of these.'),
   },
   tables: [jettonMastersTable],
   endpoint: '/api/v3/jetton/masters',

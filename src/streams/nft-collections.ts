@@ -49,8 +49,8 @@ export const nftCollectionsStream = defineSnapshot({
   name: 'nft_collections',
   doc: 'NFT collections with their owner, next item index and content, a snapshot upserted by collection address.',
   filters: {
-    addresses: filter.optionalAddresses('Only these collections (up to 1024).'),
-    owner_addresses: filter.optionalAddresses('Only the collections these owners hold (up to 1024).'),
+    addresses: filter.optionalAddresses('Only these collections.'),
+    owner_addresses: filter.optionalAddresses('Only the collections these owners hold.'),
   },
   tables: [nftCollectionsTable],
   endpoint: '/api/v3/nft/collections',
