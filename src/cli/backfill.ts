@@ -18,8 +18,6 @@ interface BackfillArgs extends PipelineArgs {
 }
 
 export const backfillCommand: CommandModule<object, BackfillArgs> = {
-  command: 'backfill <pipeline>',
-  describe: 'fill a range of history; resumable: run the same command again after an interruption',
   builder: (y) =>
     pipelineOptions(y).options({
       from: { type: 'string', demandOption: true, describe: 'start: ISO date (2024-01-01), lt:<N> or mc:<seqno>' },

@@ -19,8 +19,6 @@ interface SyncArgs extends PipelineArgs {
 }
 
 export const syncCommand: CommandModule<object, SyncArgs> = {
-  command: 'sync <pipeline>',
-  describe: 'extend the warehouse from each stream\'s checkpoint to the settled tip, then exit (--follow: keep going)',
   builder: (y) =>
     pipelineOptions(y).options({
       follow: {
