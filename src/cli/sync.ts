@@ -35,7 +35,7 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
     const logger = createLogger(args['log-level']);
     const interrupt = interruptSignal();
     const plan = (ctx: PlanContext): Promise<Plan> => planSync(session.pipeline, session.streams, ctx);
-    const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow && !args['dry-run'] });
+    const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow && !args['dry-run'], tipFirst: true });
     if (args['dry-run']) return printDryRun(session, 'sync', plan, interrupt);
     const sync = async (): Promise<void> => {
       const summary = await executeRun(session, 'sync', plan, interrupt.signal, args.strict);
