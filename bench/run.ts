@@ -195,7 +195,8 @@ if (mem !== undefined) {
     rows.push([
       '5 memory',
       `backfill ${n0(r.transactions)} tx`,
-      `peak RSS ${r.peakRssMiB} MiB (at ¼ ½ ¾ end: ${r.rssAtQuarters.join(' ')}; JS heap ≤ ${r.heapUsedMiB ?? '?'})${growth}`,
+      `peak RSS ${r.peakRssMiB} MiB (at ¼ ½ ¾ end: ${r.rssAtQuarters.join(' ')}; JS heap ≤ ${r.heapUsedMiB ?? '?'})${growth}; ` +
+        `${n0(r.rowsPerSecond)} tx/s, ${r.cpuSeconds} CPU-s; load ${r.loadBefore} per core`,
       r === first ? '#13: < 400 MiB' : '#13: < 400 MiB, within 10 % of the first (1M vs 250k)',
       yes(r.peakRssMiB < 400 && (first === undefined || r === first || r.peakRssMiB <= first.peakRssMiB * 1.1)),
     ]);
@@ -208,7 +209,7 @@ for (const c of results.cronNoop ?? []) {
   rows.push([
     '6 cron no-op',
     `4 streams, rps 10, ${c.latencyMs} ms`,
-    `${c.wallSeconds.toFixed(2)} s (start-up ${c.startupSeconds.toFixed(2)} s); ${c.requests} requests: ${byPath}`,
+    `${c.wallSeconds.toFixed(2)} s (start-up ${c.startupSeconds.toFixed(2)} s), ${c.cpuSeconds.toFixed(2)} CPU-s; ${c.requests} requests: ${byPath}; load ${c.loadBefore} per core`,
     c.latencyMs <= 50 ? '#13: < 1.0 s, start-up < 0.4 s; ≤ 5 requests' : '< 1.5 s, ≤ 5 requests',
     yes(c.latencyMs <= 50 ? c.wallSeconds < 1.0 && c.startupSeconds < 0.4 && c.requests <= 5 : c.wallSeconds < 1.5 && c.requests <= 5),
   ]);

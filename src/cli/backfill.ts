@@ -18,8 +18,6 @@ interface BackfillArgs extends PipelineArgs {
 }
 
 export const backfillCommand: CommandModule<object, BackfillArgs> = {
-  command: 'backfill <pipeline>',
-  describe: 'fill a range of history; resumable: run the same command again after an interruption',
   builder: (y) =>
     pipelineOptions(y).options({
       from: { type: 'string', demandOption: true, describe: 'start: ISO date (2024-01-01), lt:<N> or mc:<seqno>' },
@@ -34,7 +32,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     const logger = createLogger(args['log-level']);
     const interrupt = interruptSignal();
     const plan = (ctx: PlanContext): Promise<Plan> => planBackfill(session.streams, { from, to }, ctx);
-    const session = await openSession(args.pipeline, overridesOf(args), logger, { openWarehouse: !args['dry-run'] });
+    const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args['dry-run'], tipFirst: true });
     if (args['dry-run']) return printDryRun(session, 'backfill', plan, interrupt);
     try {
       const summary = await executeRun(session, 'backfill', plan, interrupt.signal, args.strict);

@@ -23,8 +23,6 @@ interface CompactArgs extends PipelineArgs {
 }
 
 export const compactCommand: CommandModule<object, CompactArgs> = {
-  command: 'compact <pipeline>',
-  describe: "merge each settled day's Parquet files into one per table and day (the newest day stays as it is); needs no API key",
   builder: (y) =>
     pipelineOptions(y).options({
       'all-days': {

@@ -48,8 +48,6 @@ interface ColumnJson {
 }
 
 export const datasetsCommand: CommandModule<object, DatasetsArgs> = {
-  command: 'datasets [streams..]',
-  describe: 'the streams and the tables, columns, types and docs each writes (all, or the streams named)',
   builder: (y) =>
     y
       .positional('streams', { type: 'string', array: true, default: [], describe: 'stream names, e.g. transactions traces' })

@@ -20,8 +20,6 @@ interface DemoArgs {
 const DEMO_KEY_ENV = 'CHAIN_ETL_DEMO_KEY';
 
 export const demoCommand: CommandModule<object, DemoArgs> = {
-  command: 'demo',
-  describe: 'sync a local devnet into data/demo.duckdb and data/demo-parquet/, then show what is there',
   builder: (y) =>
     y.options({
       blocks: { type: 'number', default: 2000, describe: 'masterchain blocks of the devnet' },

@@ -99,8 +99,6 @@ const truth: CommandModule<object, TruthArgs> = {
 };
 
 export const devnetCommand: CommandModule = {
-  command: 'devnet',
-  describe: 'a local Chain Data API over a deterministic chain (for demos, tests, benchmarks)',
   builder: (y) => y.command(serve as CommandModule).command(truth as CommandModule),
   handler: () => undefined,
 };

@@ -7,13 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { activeRedactor } from '../core/secret-scope.js';
 import { runJobs, type JobProgress } from '../run/runner.js';
 import type { Plan, PlanContext } from '../run/plan.js';
-import type { Session } from './session.js';
+import { settledTip, type Session } from './session.js';
 import type { Landmark } from '../extract/landmarks.js';
 import { ProgressReporter } from './progress.js';
 import { closeAbandonedRuns } from './abandoned-runs.js';
 import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './warehouse-scope.js';
 import { wellFormedText } from '../core/storable.js';
-import { isSnapshot } from '../core/stream.js';
 import type { SkippedSnapshot } from '../run/snapshot-plan.js';
 
 export interface RunSummary {
@@ -98,10 +97,9 @@ export async function executeRun(
   }
 }
 
-/** The run's frozen upper bound. The actions re-scan starts below the previous checkpoint: read that far below the tip at once. */
+/** The run's frozen upper bound: the one the session asked for as it opened, or asked for now. */
 export function runTip(session: Session, signal: AbortSignal): Promise<Landmark> {
-  const reach = session.streams.some(({ stream }) => !isSnapshot(stream) && stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
-  return session.landmarks.settledTip(session.pipeline.lag.mcBlocks, { signal, reach });
+  return session.takeEarlyTip() ?? settledTip(session, signal);
 }
 
 export function isoSeconds(unix: number): string {

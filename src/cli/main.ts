@@ -1,24 +1,8 @@
-import yargs, { type CommandModule } from 'yargs';
-import { hideBin } from 'yargs/helpers';
-import { devnetCommand } from './devnet.js';
-import { syncCommand } from './sync.js';
-import { backfillCommand } from './backfill.js';
-import { statusCommand } from './status.js';
-import { repairCommand } from './repair.js';
-import { compactCommand } from './compact.js';
-import { demoCommand } from './demo.js';
-import { queryCommand } from './query.js';
-import { sqlCommand } from './sql.js';
-import { reportCommand } from './report.js';
-import { datasetsCommand } from './datasets.js';
-import { migrateCommand } from './migrate.js';
+import yargs from 'yargs';
+import { COMMAND_NAMES, commandModules } from './commands.js';
 import { ConfigError, EtlError } from '../core/errors.js';
 import { withSecretScope } from '../core/secret-scope.js';
 import { unknownName } from '../options/suggest.js';
-
-const COMMAND_MODULES = [syncCommand, backfillCommand, statusCommand, repairCommand, migrateCommand, compactCommand, queryCommand, sqlCommand, reportCommand, datasetsCommand, devnetCommand, demoCommand] as CommandModule[];
-/** `sync`, `backfill`, …: the first word of each command's usage. */
-const COMMANDS = COMMAND_MODULES.map((module) => String(module.command).split(' ')[0] ?? '');
 
 /**
  * Runs one command line (the words after `chain-etl`) and returns its exit code, having written a
@@ -43,12 +27,14 @@ export function runCli(args: readonly string[], stderr: NodeJS.WritableStream = 
 
 async function parseAndRun(args: readonly string[]): Promise<void> {
   const [command] = args;
-  if (command !== undefined && !command.startsWith('-') && !COMMANDS.includes(command)) {
-    throw new ConfigError(unknownName(command, COMMANDS, { noun: 'command', listName: 'commands' }));
+  if (command !== undefined && !command.startsWith('-') && !COMMAND_NAMES.includes(command)) {
+    throw new ConfigError(unknownName(command, COMMAND_NAMES, { noun: 'command', listName: 'commands' }));
   }
+  // Only the command that runs is imported (`chain-etl --help sync` names it after a flag).
+  const running = args.find((arg) => COMMAND_NAMES.includes(arg));
   await yargs([...args])
     .scriptName('chain-etl')
-    .command(COMMAND_MODULES)
+    .command(await commandModules(running))
     .demandCommand(1, 'name a command: chain-etl <command> --help')
     .strict()
     .recommendCommands()

@@ -15,8 +15,6 @@ import { plannedStreams, warehouseTables } from './session.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 export const migrateCommand: CommandModule<object, PipelineArgs> = {
-  command: 'migrate <pipeline>',
-  describe: "migrate the pipeline's warehouse to this release's schema version in place (sync and backfill also do it first); fetches nothing",
   builder: (y) => pipelineOptions(y) as never,
   handler: async (args) => {
     const pipeline = loadPipeline(args.pipeline, overridesOf(args), process.env, { requireApiKey: false });

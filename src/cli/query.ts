@@ -13,8 +13,6 @@ interface QueryArgs extends PipelineArgs {
 }
 
 export const queryCommand: CommandModule<object, QueryArgs> = {
-  command: 'query <pipeline> <sql>',
-  describe: 'run one SQL query over the warehouse (DuckDB file or Parquet manifest), read-only, with the views and ton(); needs no API key',
   builder: (y) =>
     pipelineOptions(y)
       .positional('sql', { type: 'string', demandOption: true, describe: 'the query, e.g. "SELECT count(*) FROM transactions"' })

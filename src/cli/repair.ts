@@ -34,8 +34,6 @@ interface RepairArgs extends PipelineArgs {
 type TableFile = ManifestFile & { readonly table: string };
 
 export const repairCommand: CommandModule<object, RepairArgs> = {
-  command: 'repair <pipeline>',
-  describe: 'move damaged Parquet files to _damaged/ and fetch their rows again; fill every hole in what the streams cover',
   builder: (y) =>
     pipelineOptions(y).options({
       strict: { type: 'boolean', default: false, describe: 'fail on the first item that fails validation instead of keeping it in _etl_rejects' },

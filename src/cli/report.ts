@@ -17,8 +17,6 @@ interface ReportArgs extends PipelineArgs {
 }
 
 export const reportCommand: CommandModule<object, ReportArgs> = {
-  command: 'report <pipeline>',
-  describe: 'write one self-contained HTML page: rows per day per table, distance to the tip and throughput of recent runs, rejects; reads only',
   builder: (y) =>
     pipelineOptions(y).options({
       html: { type: 'string', demandOption: true, describe: 'the HTML file to write, e.g. report.html' },

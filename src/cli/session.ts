@@ -8,13 +8,14 @@ import { loadPipeline, type Pipeline, type PipelineOverrides } from '../config/i
 import { ApiClient, type ApiClientOptions } from '../api/http-client.js';
 import { V3Api } from '../api/v3.js';
 import { FatalError } from '../core/errors.js';
-import { Landmarks } from '../extract/landmarks.js';
+import { Landmarks, type Landmark } from '../extract/landmarks.js';
 import { openSinkForWriting } from '../load/open-sink.js';
 import type { Sink } from '../load/sink.js';
 import type { PlannedStream } from '../run/plan.js';
 import { streamByName } from '../streams/index.js';
 import { addressesTable } from '../streams/addresses.js';
 import type { AnyTable } from '../core/table.js';
+import { isSnapshot } from '../core/stream.js';
 
 export interface Session {
   readonly pipeline: Pipeline;
@@ -25,6 +26,11 @@ export interface Session {
   readonly sink: Sink;
   readonly streams: readonly PlannedStream[];
   readonly logger: Logger;
+  /**
+   * The settled tip asked for as the session opened, before the warehouse (see `tipFirst`), handed to
+   * the first caller and then undefined.
+   */
+  takeEarlyTip(): Promise<Landmark> | undefined;
   /** Opens the warehouse for writing again, waiting for its readers (see `openSinkForWriting`). */
   openWarehouse(signal?: AbortSignal): Promise<void>;
   /** Closes the warehouse (and its lock) until `openWarehouse`; nothing when it is closed. */
@@ -33,8 +39,14 @@ export interface Session {
 }
 
 export interface SessionOptions {
-  /** Cancels waiting for the warehouse's readers. @default undefined */
+  /** Cancels waiting for the warehouse's readers, and the early tip request. @default undefined */
   readonly signal?: AbortSignal;
+  /**
+   * With the warehouse opened now: ask for the settled tip of the first run (`runTip`) before opening
+   * it, so that loading DuckDB and opening the file run while the service answers (a cron sync's
+   * start-up: docs/design.md §3). @default false
+   */
+  readonly tipFirst?: boolean;
   /** Open the warehouse now; false leaves it to `openWarehouse` (`--follow` opens it per run). @default true */
   readonly openWarehouse?: boolean;
   /** Open a Parquet warehouse even with damaged files (only `chain-etl repair` does). @default false */
@@ -48,6 +60,7 @@ export async function openSession(file: string, overrides: PipelineOverrides, lo
   const streams = plannedStreams(pipeline);
   const tables = warehouseTables(streams);
   let sink: Sink | undefined;
+  let earlyTip: Promise<Landmark> | undefined;
   const session: Session = {
     pipeline,
     http,
@@ -59,6 +72,11 @@ export async function openSession(file: string, overrides: PipelineOverrides, lo
     },
     streams,
     logger,
+    takeEarlyTip: () => {
+      const tip = earlyTip;
+      earlyTip = undefined;
+      return tip;
+    },
     openWarehouse: async (openSignal) => {
       await session.releaseWarehouse();
       sink = await openSinkForWriting(pipeline.sink, tables, { logger, repair: options.repair, signal: openSignal });
@@ -70,8 +88,21 @@ export async function openSession(file: string, overrides: PipelineOverrides, lo
     },
     close: () => session.releaseWarehouse(),
   };
-  if (options.openWarehouse !== false) await session.openWarehouse(options.signal);
+  if (options.openWarehouse !== false) {
+    if (options.tipFirst === true) {
+      earlyTip = settledTip(session, options.signal);
+      // Awaited by the first run; a warehouse that fails to open leaves it unread.
+      earlyTip.catch(() => undefined);
+    }
+    await session.openWarehouse(options.signal);
+  }
   return session;
+}
+
+/** The run's frozen upper bound. The actions re-scan starts below the previous checkpoint: read that far below the tip at once. */
+export function settledTip(session: Session, signal?: AbortSignal): Promise<Landmark> {
+  const reach = session.streams.some(({ stream }) => !isSnapshot(stream) && stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
+  return session.landmarks.settledTip(session.pipeline.lag.mcBlocks, { signal, reach });
 }
 
 /** The pipeline's HTTP client; `options` replace its timeout and retries (status asks once, briefly). */

@@ -25,8 +25,6 @@ const TABLES_SQL =
   "UNION SELECT view_name, 'view' FROM duckdb_views() WHERE NOT internal) ORDER BY name";
 
 export const sqlCommand: CommandModule<object, SqlArgs> = {
-  command: 'sql <pipeline>',
-  describe: 'interactive SQL over the warehouse, read-only: statements end with ;, .tables lists tables and views, .quit ends',
   builder: (y) =>
     pipelineOptions(y).options({ format: { choices: RESULT_FORMATS, default: 'table' as ResultFormat, describe: 'how results print: table, csv or json' } }) as never,
   handler: async (args) => {

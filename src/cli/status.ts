@@ -39,8 +39,6 @@ interface ChainFacts {
 }
 
 export const statusCommand: CommandModule<object, StatusArgs> = {
-  command: 'status <pipeline>',
-  describe: 'checkpoints, covered ranges and holes, distance to the tip, rows per table, rejects and the last runs; reads only, needs no API key',
   builder: (y) =>
     pipelineOptions(y).options({
       json: { type: 'boolean', default: false, describe: 'print one JSON object instead of text' },

@@ -19,8 +19,6 @@ interface SyncArgs extends PipelineArgs {
 }
 
 export const syncCommand: CommandModule<object, SyncArgs> = {
-  command: 'sync <pipeline>',
-  describe: 'extend the warehouse from each stream\'s checkpoint to the settled tip, then exit (--follow: keep going)',
   builder: (y) =>
     pipelineOptions(y).options({
       follow: {
@@ -37,7 +35,7 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
     const logger = createLogger(args['log-level']);
     const interrupt = interruptSignal();
     const plan = (ctx: PlanContext): Promise<Plan> => planSync(session.pipeline, session.streams, ctx);
-    const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow && !args['dry-run'] });
+    const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow && !args['dry-run'], tipFirst: true });
     if (args['dry-run']) return printDryRun(session, 'sync', plan, interrupt);
     const sync = async (): Promise<void> => {
       const summary = await executeRun(session, 'sync', plan, interrupt.signal, args.strict);

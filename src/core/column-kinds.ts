@@ -1,14 +1,5 @@
-import {
-  DuckDBDateValue,
-  DuckDBDecimalValue,
-  DuckDBListValue,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
-  LIST,
-  VARCHAR,
-  listValue,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import type { DuckDBListType, DuckDBValue } from '@duckdb/node-api';
+import { duckdb } from './duckdb-api.js';
 import { describeValue, makeKind, type ColumnKind } from './column-kind.js';
 import { exactJson, numberSource } from './exact-json.js';
 import { isWellFormedText, storableProblem } from './storable.js';
@@ -28,7 +19,8 @@ const UNIX_MIN = -62_135_596_800;
 const UNIX_MAX = 253_402_300_799;
 const MICROS_PER_SECOND = 1_000_000n;
 const MILLIS_PER_DAY = 86_400_000;
-const VARCHAR_LIST = LIST(VARCHAR);
+// Made on first use, when DuckDB is loaded (./duckdb-api.ts).
+let varcharList: DuckDBListType | undefined;
 
 const INTEGER = 'an integer (JSON number or decimal string; no leading zeros, fraction, exponent or -0)';
 
@@ -82,7 +74,7 @@ function readBigint(kind: string) {
 /** An integer read back as bigint or as a DECIMAL of scale 0 (how Parquet holds amounts and uint64). */
 function readExactInteger(kind: string) {
   return (value: DuckDBValue): bigint => {
-    if (value instanceof DuckDBDecimalValue && value.scale === 0) return value.value;
+    if (value instanceof duckdb().DuckDBDecimalValue && value.scale === 0) return value.value;
     if (typeof value !== 'bigint') throw readFailure(kind, value);
     return value;
   };
@@ -228,9 +220,9 @@ export const timestamptz: ColumnKind<number> = makeKind({
   fromWire: wireNumber,
   // A TIMESTAMP appended to a TIMESTAMPTZ column keeps its micros, without the DuckDBValue that
   // appendTimestampTZ builds per value.
-  append: (a, v) => a.appendTimestamp(new DuckDBTimestampValue(BigInt(v) * MICROS_PER_SECOND)),
+  append: (a, v) => a.appendTimestamp(new (duckdb().DuckDBTimestampValue)(BigInt(v) * MICROS_PER_SECOND)),
   read: (v) => {
-    if (!(v instanceof DuckDBTimestampTZValue)) throw readFailure('timestamptz', v);
+    if (!(v instanceof duckdb().DuckDBTimestampTZValue)) throw readFailure('timestamptz', v);
     return Number(v.micros / MICROS_PER_SECOND);
   },
 });
@@ -239,20 +231,16 @@ export const timestamptz: ColumnKind<number> = makeKind({
  * `compute` with its last answer kept: the rows of a page share one or two days, so checking and
  * appending a day computes once per day instead of once per row.
  */
-function lastOneKept<I, O>(compute: (input: I) => O, first: O): (input: I) => O {
-  let lastInput: I | undefined;
-  let lastOutput = first;
+function lastOneKept<I, O>(compute: (input: I) => O): (input: I) => O {
+  let last: { readonly input: I; readonly output: O } | undefined;
   return (input) => {
-    if (input !== lastInput) {
-      lastOutput = compute(input);
-      lastInput = input;
-    }
-    return lastOutput;
+    if (last === undefined || input !== last.input) last = { input, output: compute(input) };
+    return last.output;
   };
 }
 
-const isDayInRange = lastOneKept((v: unknown) => isUtcDay(v) && v >= '0001-01-01' && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), false);
-const dateValue = lastOneKept((day: string) => new DuckDBDateValue(Date.parse(`${day}T00:00:00Z`) / MILLIS_PER_DAY), new DuckDBDateValue(0));
+const isDayInRange = lastOneKept((v: unknown) => isUtcDay(v) && v >= '0001-01-01' && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v));
+const dateValue = lastOneKept((day: string) => new (duckdb().DuckDBDateValue)(Date.parse(`${day}T00:00:00Z`) / MILLIS_PER_DAY));
 
 /** A UTC calendar day `YYYY-MM-DD` (block_date: the day of a row's main time); stored as DATE. */
 export const date: ColumnKind<string> = makeKind({
@@ -265,7 +253,7 @@ export const date: ColumnKind<string> = makeKind({
   fromWire: wireString,
   append: (a, v) => a.appendDate(dateValue(v)),
   read: (v) => {
-    if (!(v instanceof DuckDBDateValue)) throw readFailure('date', v);
+    if (!(v instanceof duckdb().DuckDBDateValue)) throw readFailure('date', v);
     return v.toString();
   },
 });
@@ -293,9 +281,9 @@ export const textList: ColumnKind<readonly string[]> = makeKind({
   expected: 'an array of strings of well-formed text',
   is: (v): v is readonly string[] => Array.isArray(v) && v.every(isText),
   fromWire: (input) => (Array.isArray(input) && input.every((item) => typeof item === 'string') ? (input as string[]) : refused('an array of strings', input)),
-  append: (a, v) => a.appendList(listValue(v), VARCHAR_LIST),
+  append: (a, v) => a.appendList(duckdb().listValue(v), (varcharList ??= duckdb().LIST(duckdb().VARCHAR))),
   read: (v) => {
-    if (!(v instanceof DuckDBListValue)) throw readFailure('textList', v);
+    if (!(v instanceof duckdb().DuckDBListValue)) throw readFailure('textList', v);
     return v.items.map(readString('textList item'));
   },
 });

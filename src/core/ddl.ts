@@ -1,4 +1,4 @@
-import { quotedIdentifier, quotedString } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from './sql-quote.js';
 import type { AnyTable } from './table.js';
 
 /** How `createTableSql` renders a table. */

@@ -3,7 +3,7 @@
  * tables. Every sync creates them in a DuckDB warehouse, a Parquet warehouse carries them in its
  * `views.sql`, and `chain-etl query` defines them in its session (docs/design.md §4).
  */
-import { quotedIdentifier, quotedString } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from './sql-quote.js';
 import type { AnyTable } from './table.js';
 
 /** A scalar macro: `name(parameters) AS body`. */

@@ -1,4 +1,5 @@
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../core/sql-quote.js';
 import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlMeta } from '../core/bookkeeping.js';
 import { commentsSql, createTableSql } from '../core/ddl.js';
 import { VERSION_2, changedTables, selectFromVersion1 } from './schema-v2.js';

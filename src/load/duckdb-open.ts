@@ -1,4 +1,5 @@
-import { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import { createDuckDBInstance } from '../core/duckdb-api.js';
 import { FatalError, LockedError, ReadersHoldError } from '../core/errors.js';
 
 /**
@@ -17,7 +18,7 @@ const HOLDER = /Conflicting lock is held in (.*?) \(PID (\d+)\)/;
  */
 export async function openDuckDBFile(path: string, config: Readonly<Record<string, string>> = {}, reader = 'status'): Promise<DuckDBInstance> {
   try {
-    return await DuckDBInstance.create(path, { ...config });
+    return await createDuckDBInstance(path, { ...config });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (LOCK_CONFLICT.test(message)) {
@@ -56,7 +57,7 @@ export async function openDuckDBFile(path: string, config: Readonly<Record<strin
  */
 async function readableBesideHolder(path: string): Promise<boolean> {
   try {
-    (await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' })).closeSync();
+    (await createDuckDBInstance(path, { access_mode: 'READ_ONLY' })).closeSync();
     return true;
   } catch {
     return false;

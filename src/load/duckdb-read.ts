@@ -1,4 +1,5 @@
-import { quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier } from '../core/sql-quote.js';
 import { identifierList } from '../core/ddl.js';
 import type { AnyTable, RowOf } from '../core/table.js';
 

@@ -1,4 +1,5 @@
-import { quotedIdentifier, quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../core/sql-quote.js';
 import { createTableSql } from '../core/ddl.js';
 import { SchemaDriftError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';

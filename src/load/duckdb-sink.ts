@@ -1,4 +1,5 @@
-import { quotedIdentifier, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { quotedIdentifier } from '../core/sql-quote.js';
 import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, bookkeepingTables, etlCheckpoints, etlMeta, etlRuns } from '../core/bookkeeping.js';
 import { commentsSql, createTableSql, identifierList } from '../core/ddl.js';
 import { FatalError } from '../core/errors.js';
@@ -24,6 +25,11 @@ export interface DuckDBSinkOptions {
   readonly config?: Readonly<Record<string, string>>;
   /** Macros and views created (or replaced) on every open, those over the opened tables. @default none */
   readonly definitions?: AnalystDefinitions;
+  /**
+   * Runs on the new connection before the schema version is checked: sync and backfill migrate a
+   * warehouse of the previous version there, in the same open of the file. @default none
+   */
+  readonly migrate?: (connection: DuckDBConnection) => Promise<void>;
 }
 
 const systemClock = (): number => Math.floor(Date.now() / 1000);
@@ -85,6 +91,7 @@ export class DuckDBSink implements Sink {
     this.#instance = await openDuckDBFile(this.#options.path, { ...DUCKDB_DEFAULTS, ...this.#options.config });
     try {
       this.#connection = await this.#instance.connect();
+      await this.#options.migrate?.(this.#connection);
       await this.#prepareTables([etlMeta]);
       await this.#checkVersion();
       await this.#prepareTables(all.filter((table) => table !== etlMeta));

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { SCHEMA_VERSION } from '../core/bookkeeping.js';
 import { migrateDuckDB } from './duckdb-migrate.js';
@@ -24,7 +25,17 @@ export interface Migration {
  */
 export async function migrateWarehouse(kind: SinkKind, path: string, logger?: Logger): Promise<Migration | undefined> {
   const started = performance.now();
-  const tables = kind === 'duckdb' ? await migrateDuckDBFile(path) : await migrateParquet(path);
+  return migrationDone(path, kind === 'duckdb' ? await migrateDuckDBFile(path) : await migrateParquet(path), started, logger);
+}
+
+/** `migrateWarehouse` of the DuckDB warehouse open on `connection` (a sink's open: one open of the file per run). */
+export async function migrateOpenDuckDB(connection: DuckDBConnection, path: string, logger?: Logger): Promise<Migration | undefined> {
+  const started = performance.now();
+  return migrationDone(path, await migrateDuckDB(connection, path), started, logger);
+}
+
+/** What migrating `tables` did since `started`; undefined when nothing was migrated. */
+function migrationDone(path: string, tables: readonly string[] | undefined, started: number, logger: Logger | undefined): Migration | undefined {
   if (tables === undefined) return undefined;
   const migration: Migration = { from: VERSION_2 - 1, to: SCHEMA_VERSION, tables, seconds: (performance.now() - started) / 1000 };
   logger?.warn(

@@ -1,13 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { createDuckDBInstance } from '../core/duckdb-api.js';
 import type { Logger } from 'pino';
 import { ReadersHoldError } from '../core/errors.js';
 import type { AnyTable } from '../core/table.js';
 import { analystDefinitions } from '../streams/analyst-views.js';
 import type { Sink } from './sink.js';
-import { DuckDBSink } from './duckdb-sink.js';
+import { DuckDBSink, type DuckDBSinkOptions } from './duckdb-sink.js';
 import { ParquetSink } from './parquet-sink.js';
-import { migrateWarehouse } from './migrate.js';
+import { migrateOpenDuckDB, migrateWarehouse } from './migrate.js';
 
 export type SinkKind = 'duckdb' | 'parquet';
 
@@ -26,10 +27,16 @@ export interface SinkSettings {
  * The sink of a pipeline, defining the analysts' macros and views (`analystDefinitions`) on every open.
  * `repair`: open a Parquet warehouse with damaged files, to set them aside (see ParquetSinkOptions).
  */
-export function createSink(settings: SinkSettings, logger: Logger, options: { readonly repair?: boolean } = {}): DuckDBSink | ParquetSink {
+export function createSink(
+  settings: SinkSettings,
+  logger: Logger,
+  options: { readonly repair?: boolean; readonly migrate?: DuckDBSinkOptions['migrate'] } = {},
+): DuckDBSink | ParquetSink {
   const { kind, path, retainSupersededMinutes } = settings;
   const definitions = analystDefinitions;
-  return kind === 'duckdb' ? new DuckDBSink({ path, definitions }) : new ParquetSink({ path, retainSupersededMinutes, logger, definitions, ...options });
+  return kind === 'duckdb'
+    ? new DuckDBSink({ path, definitions, migrate: options.migrate })
+    : new ParquetSink({ path, retainSupersededMinutes, logger, definitions, repair: options.repair });
 }
 
 /** Where a run opening the warehouse says it waits for readers, and how it is opened. */
@@ -44,7 +51,7 @@ export interface WriteOpenOptions {
 
 /**
  * Opens the warehouse for writing, having migrated one of an earlier schema version in place
- * (`migrateWarehouse`). While other processes read a DuckDB file (a notebook's read-only connection)
+ * (`migrateWarehouse`; a DuckDB file in the sink's own open). While other processes read a DuckDB file (a notebook's read-only connection)
  * the open is retried, with one warning, up to `waitForReadersSeconds`; then `ReadersHoldError`
  * (exit 3) says a reader holds it. Another writer fails at once (`LockedError`).
  */
@@ -53,9 +60,12 @@ export async function openSinkForWriting(settings: SinkSettings, tables: readonl
   const deadline = Date.now() + seconds * 1000;
   for (let attempt = 0; ; attempt += 1) {
     // A sink whose open failed is not reused: it may hold half its state.
-    const sink = createSink(settings, options.logger.child({ component: 'sink' }), { repair: options.repair });
+    const migrate = async (connection: DuckDBConnection): Promise<void> => {
+      await migrateOpenDuckDB(connection, settings.path, options.logger);
+    };
+    const sink = createSink(settings, options.logger.child({ component: 'sink' }), { repair: options.repair, migrate });
     try {
-      await migrateWarehouse(settings.kind, settings.path, options.logger);
+      if (settings.kind === 'parquet') await migrateWarehouse(settings.kind, settings.path, options.logger);
       await sink.open(tables);
       return sink;
     } catch (err) {
@@ -81,7 +91,7 @@ export async function openSinkForWriting(settings: SinkSettings, tables: readonl
 export async function warehouseReader(sink: Sink, tables?: readonly AnyTable[]): Promise<DuckDBConnection> {
   if (sink instanceof DuckDBSink) return sink.connection;
   if (sink instanceof ParquetSink) {
-    const instance = await DuckDBInstance.create(':memory:');
+    const instance = await createDuckDBInstance(':memory:');
     const connection = await instance.connect();
     await connection.run(sink.viewsSql(tables));
     return connection;

@@ -1,4 +1,5 @@
-import { quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedString } from '../core/sql-quote.js';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { identifierList } from '../core/ddl.js';

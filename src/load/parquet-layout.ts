@@ -1,4 +1,4 @@
-import { quotedIdentifier, quotedString } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../core/sql-quote.js';
 import { PARTITION_COLUMN, type AnyTable } from '../core/table.js';
 
 /**

@@ -1,4 +1,5 @@
-import { quotedString, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { quotedString } from '../core/sql-quote.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SCHEMA_VERSION } from '../core/bookkeeping.js';

@@ -1,4 +1,5 @@
-import { quotedIdentifier, quotedString, type DuckDBConnection, type DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../core/sql-quote.js';
 import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { dirname, join, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { quotedIdentifier } from '@duckdb/node-api';
+import { quotedIdentifier } from '../core/sql-quote.js';
 import { PARTITION_COLUMN, type AnyTable } from '../core/table.js';
 import { definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
 import { writeFileDurably } from './durable-fs.js';

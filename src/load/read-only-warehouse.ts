@@ -7,7 +7,9 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DuckDBInstance, quotedIdentifier, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { createDuckDBInstance } from '../core/duckdb-api.js';
+import { quotedIdentifier } from '../core/sql-quote.js';
 import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlCheckpoints, etlMeta, etlRejects, etlRuns } from '../core/bookkeeping.js';
 import { ConfigError } from '../core/errors.js';
 import type { AnyTable } from '../core/table.js';
@@ -138,7 +140,7 @@ async function openParquet(path: string, tables: readonly AnyTable[], definition
   checkVersion(path, manifest.schemaVersion);
   const damaged = await damagedFiles(root, manifest);
   if (damaged.length > 0) throw damagedFilesError(root, damaged);
-  const instance = await DuckDBInstance.create(':memory:');
+  const instance = await createDuckDBInstance(':memory:');
   const connection = await instance.connect();
   await connection.run(viewsFileSql(root, manifest, [...tables, etlRuns, etlRejects], definitions));
   return {

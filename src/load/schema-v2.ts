@@ -4,7 +4,7 @@
  * `transactions.now_unix` gone), and `_etl_runs` with the settled tip each run read up to (null for
  * the runs of version 1). Both sinks migrate through `selectFromVersion1`.
  */
-import { quotedIdentifier } from '@duckdb/node-api';
+import { quotedIdentifier } from '../core/sql-quote.js';
 import { etlRuns } from '../core/bookkeeping.js';
 import type { AnyTable } from '../core/table.js';
 import { actionAccountsTable, actionsTable } from '../streams/actions.js';

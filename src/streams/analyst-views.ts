@@ -2,7 +2,7 @@
  * The macros and views a warehouse defines for analysts (see src/core/warehouse-views.ts): exact
  * scaling of amounts, and the joins and rollups asked for first.
  */
-import { quotedIdentifier } from '@duckdb/node-api';
+import { quotedIdentifier } from '../core/sql-quote.js';
 import type { AnalystDefinitions } from '../core/warehouse-views.js';
 import type { AnyTable } from '../core/table.js';
 import { actionAccountsTable, actionsTable } from './actions.js';

@@ -134,13 +134,14 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
 describe.each<SinkKind>(['duckdb', 'parquet'])('a second writer on a %s warehouse', (kind) => {
   it('exits 3 with a message naming the process holding the lock; the first run finishes unharmed', async () => {
     const sinkPath = work.sinkPath(kind, 'locked');
-    // Two light streams at 1 request/s: 4 landmarks and 2 pages, so the first run holds the lock for about 6 s.
+    // Two light streams at a request every 2 s: 4 landmarks and 2 pages, so the first run holds the lock for about 8 s after its third request.
     const light = ['jetton_transfers', 'validator_events'];
-    const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, rate: { rps: 1, concurrency: 4 }, streams: light, name: `locked-${kind}.yaml` });
+    const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, rate: { rps: 0.5, concurrency: 4 }, streams: light, name: `locked-${kind}.yaml` });
     const lockFile = kind === 'duckdb' ? sinkPath : join(sinkPath, LOCK_FILE);
     const holder = spawnCli(['sync', pipeline], { cwd: work.dir });
-    // The warehouse is open (and locked) before the first request.
-    await whileRunning(holder, devnet, devnet.served() + 2);
+    // The warehouse is open (and locked) before the third request: the run asks for the head and the
+    // tip's blocks while it opens the warehouse, and for anything more only after reading its checkpoints.
+    await whileRunning(holder, devnet, devnet.served() + 3);
     const second = await runCli(['sync', pipeline], { cwd: work.dir });
     expect(second.code, describeResult(second)).toBe(3);
     const message = messageLines(second.stderr);
