@@ -159,6 +159,12 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('a %s warehouse of the previous r
     expect(result.stderr).toBe('');
     expectSameRows(fresh, await read(kind, path));
     expect(await layout(kind, path)).toEqual(freshLayout);
+    // The previous release's run counted replaced rows among its rows: status says they are unknown.
+    const status = await runCliInProcess(['status', pipeline, '--offline']);
+    const lines = status.stdout.trimEnd().split('\n');
+    const runs = lines.slice(lines.indexOf('last runs') + 1);
+    expect(runs.length, describeResult(status)).toBeGreaterThan(0);
+    for (const run of runs) expect(run).toMatch(/ new rows \{.*\} replaced unknown$/);
 
     const again = await runCliInProcess(['migrate', pipeline]);
     expect([again.code, again.stdout, again.stderr]).toEqual([0, `${path} is at schema version 3: nothing to migrate\n`, '']);
