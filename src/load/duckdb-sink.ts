@@ -54,9 +54,9 @@ function withinRange(table: AnyTable, range: ClusterRange | undefined, alias: st
 
 /**
  * Writes one DuckDB file. Each commit is one transaction: rows are appended to temp staging tables,
- * replaced values and primary keys already present are deleted, the staged rows inserted, and the
- * checkpoint row upserted the same way, then COMMIT (faster than INSERT OR REPLACE when keys
- * conflict: docs/design.md §4). A table whose stored rows hold nothing in the batch's `clusterBy`
+ * the stored rows of their primary keys (counted: the rows replaced) and of replaced values are
+ * deleted, the staged rows inserted, and the checkpoint row upserted the same way, then COMMIT
+ * (faster than INSERT OR REPLACE when keys conflict: docs/design.md §4). A table whose stored rows hold nothing in the batch's `clusterBy`
  * range (a backfill's new pages) gets its rows appended in place.
  */
 export class DuckDBSink implements Sink {
