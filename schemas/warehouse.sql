@@ -755,6 +755,7 @@ CREATE TABLE IF NOT EXISTS "_etl_runs" (
   "ended_at" TIMESTAMPTZ,
   "status" VARCHAR NOT NULL,
   "rows" JSON NOT NULL,
+  "rows_replaced" JSON,
   "requests" JSON NOT NULL,
   "retries" INTEGER NOT NULL,
   "error" VARCHAR,
@@ -768,7 +769,8 @@ COMMENT ON COLUMN "_etl_runs"."command" IS 'Command line verb, e.g. sync or back
 COMMENT ON COLUMN "_etl_runs"."started_at" IS 'When the run started.';
 COMMENT ON COLUMN "_etl_runs"."ended_at" IS 'When the run ended; null while running.';
 COMMENT ON COLUMN "_etl_runs"."status" IS 'running, ok, failed, interrupted, or abandoned (the process died mid-run: killed, or a second SIGINT/SIGTERM).';
-COMMENT ON COLUMN "_etl_runs"."rows" IS 'Rows committed per stream, {"stream": count}; the time of each snapshot taken under "snapshot_time", {"stream": "ISO time"}.';
+COMMENT ON COLUMN "_etl_runs"."rows" IS 'New rows committed per stream (rows of a key the warehouse did not hold), {"stream": count}; the time of each snapshot taken under "snapshot_time", {"stream": "ISO time"}. Runs of schema version 2 and earlier counted replaced rows here too.';
+COMMENT ON COLUMN "_etl_runs"."rows_replaced" IS 'Rows committed per stream that took the place of a stored row of the same key (the actions overlap re-read, a replayed page, a snapshot re-read), {"stream": count}; null for runs of schema version 2 and earlier, which did not count them apart.';
 COMMENT ON COLUMN "_etl_runs"."requests" IS 'HTTP requests made per stream, {"stream": count}.';
 COMMENT ON COLUMN "_etl_runs"."retries" IS 'HTTP retries over the whole run.';
 COMMENT ON COLUMN "_etl_runs"."error" IS 'Error message (with causes) when the run failed.';

@@ -1,6 +1,6 @@
 /**
  * One run of sync or backfill: freeze the settled tip, plan the jobs, run them, and record the run
- * in `_etl_runs` (started, then ok / failed / interrupted with rows and requests per stream; runs
+ * in `_etl_runs` (started, then ok / failed / interrupted with new and replaced rows and requests per stream; runs
  * a dead process left `running` become `abandoned`).
  */
 import { randomUUID } from 'node:crypto';
@@ -16,8 +16,11 @@ import { wellFormedText } from '../core/storable.js';
 import type { SkippedSnapshot } from '../run/snapshot-plan.js';
 
 export interface RunSummary {
-  /** Rows and pages committed, by stream. */
+  /** New rows committed (of a key the warehouse did not hold), by stream. */
   readonly rows: Record<string, number>;
+  /** Rows committed that took the place of a stored row of the same key, by stream. */
+  readonly replaced: Record<string, number>;
+  /** Pages committed, by stream. */
   readonly pages: Record<string, number>;
   /** Every request of the run, landmarks and retries included. */
   readonly requests: number;
@@ -38,6 +41,7 @@ export async function executeRun(
   const runId = randomUUID();
   const startedAt = Math.floor(Date.now() / 1000);
   const rows: Record<string, number> = {};
+  const replaced: Record<string, number> = {};
   const snapshotTimes: Record<string, string> = {};
   const requests: Record<string, number> = {};
   let tip: Landmark | undefined;
@@ -50,6 +54,7 @@ export async function executeRun(
       status,
       // The time of each snapshot taken, beside the row counts: {"snapshot_time": {"stream": "…Z"}}.
       rows: JSON.stringify(Object.keys(snapshotTimes).length === 0 ? rows : { ...rows, snapshot_time: snapshotTimes }),
+      rows_replaced: JSON.stringify(replaced),
       requests: JSON.stringify({ ...requests, total: session.http.stats.requests }),
       retries: session.http.stats.retries,
       error,
@@ -63,9 +68,13 @@ export async function executeRun(
   await record('running', null);
   const progress = new ProgressReporter(session.logger, process.stderr.isTTY ? process.stderr : undefined);
   // An interrupted or failed run records what it committed up to then.
+  const count = (stream: string, committed: { rows: number; replaced: number; pages: number }): void => {
+    rows[stream] = committed.rows - committed.replaced;
+    replaced[stream] = committed.replaced;
+    requests[stream] = committed.pages;
+  };
   const onProgress = (update: JobProgress): void => {
-    rows[update.stream] = update.rows;
-    requests[update.stream] = update.pages;
+    count(update.stream, update);
     progress.update(update);
   };
   const started = performance.now();
@@ -83,13 +92,12 @@ export async function executeRun(
     );
     let rejects = 0;
     for (const [stream, result] of results) {
-      rows[stream] = result.rows;
-      requests[stream] = result.pages;
+      count(stream, result);
       rejects += result.rejects;
     }
     progress.finish();
     await record('ok', null);
-    return { rows, pages: { ...requests }, requests: session.http.stats.requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000, skipped: planned.skipped };
+    return { rows, replaced, pages: { ...requests }, requests: session.http.stats.requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000, skipped: planned.skipped };
   } catch (error) {
     const message = wellFormedText(activeRedactor().redact(error instanceof Error ? error.message : String(error)));
     await record(signal.aborted ? 'interrupted' : 'failed', message).catch(() => undefined);

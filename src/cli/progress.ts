@@ -43,7 +43,8 @@ export class ProgressReporter {
     const seconds = (Date.now() - entry.startedAt) / 1000;
     return {
       stream,
-      rows: progress.rows,
+      rows: progress.rows - progress.replaced,
+      replaced: progress.replaced,
       checkpoint: progress.checkpoint.toString(),
       to: progress.to.toString(),
       percent: Math.round(fraction(progress) * 1000) / 10,
@@ -56,7 +57,7 @@ export class ProgressReporter {
       const f = this.fields(stream);
       const left = entry.eta.secondsLeft();
       const eta = left === 0 ? 'done' : left === undefined ? '…' : formatSeconds(left);
-      return `${stream.padEnd(17)} ${String(f.percent).padStart(5)}%  ${String(f.rows).padStart(9)} rows  ${String(f.rowsPerSecond).padStart(7)} rows/s  ETA ${eta}`;
+      return `${stream.padEnd(17)} ${String(f.percent).padStart(5)}%  ${String(entry.progress.rows).padStart(9)} rows  ${String(f.rowsPerSecond).padStart(7)} rows/s  ETA ${eta}`;
     });
     const tty = this.tty!;
     if (this.drawnLines > 0) tty.write(`\x1b[${this.drawnLines}A`);

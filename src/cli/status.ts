@@ -147,6 +147,10 @@ function formatStatus(report: StatusReport): string {
   lines.push('', `${'table'.padEnd(tableWidth)} rows`);
   for (const [name, rows] of Object.entries(report.tables)) lines.push(`${name.padEnd(tableWidth)} ${rows}`);
   lines.push(`${'_etl_rejects'.padEnd(tableWidth)} ${report.rejects}`, '', 'last runs');
-  for (const run of report.runs) lines.push(`  ${String(run.started_at)}  ${String(run.command).padEnd(8)} ${String(run.status).padEnd(11)} rows ${String(run.rows)}${run.error ? `  error: ${String(run.error)}` : ''}`);
+  for (const run of report.runs) {
+    // Runs of schema version 2 and earlier counted replaced rows among the others.
+    const replaced = run.rows_replaced === null ? 'unknown' : String(run.rows_replaced);
+    lines.push(`  ${String(run.started_at)}  ${String(run.command).padEnd(8)} ${String(run.status).padEnd(11)} new rows ${String(run.rows)} replaced ${replaced}${run.error ? `  error: ${String(run.error)}` : ''}`);
+  }
   return lines.join('\n') + '\n';
 }

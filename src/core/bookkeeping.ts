@@ -6,7 +6,7 @@ import { utcDay } from './utc-day.js';
  * Version of the warehouse layout (table definitions and bookkeeping). Bump it when a change
  * makes an existing warehouse unreadable or unwritable by this build; sinks refuse other versions.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** `_etl_meta` key holding the schema version. */
 export const SCHEMA_VERSION_KEY = 'schema_version';
@@ -43,7 +43,8 @@ export const etlRuns = defineTable({
     started_at: timestamptz.doc('When the run started.'),
     ended_at: timestamptz.nullable().doc('When the run ended; null while running.'),
     status: text.doc('running, ok, failed, interrupted, or abandoned (the process died mid-run: killed, or a second SIGINT/SIGTERM).'),
-    rows: json.doc('Rows committed per stream, {"stream": count}; the time of each snapshot taken under "snapshot_time", {"stream": "ISO time"}.'),
+    rows: json.doc('New rows committed per stream (rows of a key the warehouse did not hold), {"stream": count}; the time of each snapshot taken under "snapshot_time", {"stream": "ISO time"}. Runs of schema version 2 and earlier counted replaced rows here too.'),
+    rows_replaced: json.nullable().doc('Rows committed per stream that took the place of a stored row of the same key (the actions overlap re-read, a replayed page, a snapshot re-read), {"stream": count}; null for runs of schema version 2 and earlier, which did not count them apart.'),
     requests: json.doc('HTTP requests made per stream, {"stream": count}.'),
     retries: int32.doc('HTTP retries over the whole run.'),
     error: text.nullable().doc('Error message (with causes) when the run failed.'),

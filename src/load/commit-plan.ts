@@ -4,7 +4,7 @@ import { etlCheckpoints, etlRejects } from '../core/bookkeeping.js';
 import { FatalError } from '../core/errors.js';
 import { RowValueError } from '../core/schema-errors.js';
 import type { AnyTable, Row } from '../core/table.js';
-import type { StreamCommit } from './sink.js';
+import type { ReplacedRows, StreamCommit } from './sink.js';
 
 /** Values to delete from one column before inserting. */
 export interface ReplaceSet {
@@ -21,6 +21,8 @@ export interface TableChange {
   /** Valid rows, one per primary key (the group's last row of a key wins). */
   readonly rows: readonly Row[];
   readonly replace: readonly ReplaceSet[];
+  /** Rows of the group that a later row of the same key took the place of before they were stored. */
+  readonly superseded: number;
 }
 
 /** One table's share of a group of commits as gathered, before its values are checked. */
@@ -28,6 +30,8 @@ interface GatheredTable {
   readonly table: AnyTable;
   readonly rows: readonly Row[];
   readonly explicit: readonly { readonly column: string; readonly values: readonly unknown[] }[];
+  /** Rows of earlier commits of the group dropped for a row of the same key (see `withoutReplaced`). */
+  readonly superseded?: number;
 }
 
 /**
@@ -38,11 +42,13 @@ interface GatheredTable {
  * that were not opened and on values their column kinds refuse.
  */
 export function planCommit(opened: ReadonlyMap<string, AnyTable>, commits: readonly StreamCommit[], now: number): TableChange[] {
-  const merged = new Map<string, { table: AnyTable; rows: Row[]; explicit: GatheredTable['explicit'][number][] }>();
+  const merged = new Map<string, { table: AnyTable; rows: Row[]; explicit: GatheredTable['explicit'][number][]; superseded: number }>();
   for (const commit of commits) {
     for (const gathered of gather(opened, commit, now)) {
-      const entry = merged.get(gathered.table.name) ?? { table: gathered.table, rows: [], explicit: [] };
-      entry.rows = withoutReplaced(entry.rows, gathered);
+      const entry = merged.get(gathered.table.name) ?? { table: gathered.table, rows: [], explicit: [], superseded: 0 };
+      const kept = withoutReplaced(entry.rows, gathered);
+      entry.rows = kept.rows;
+      entry.superseded += kept.superseded;
       for (const row of gathered.rows) entry.rows.push(row);
       entry.explicit.push(...gathered.explicit);
       merged.set(gathered.table.name, entry);
@@ -51,6 +57,18 @@ export function planCommit(opened: ReadonlyMap<string, AnyTable>, commits: reado
   const bookkeeping = [etlRejects.name, etlCheckpoints.name];
   const rank = (gathered: GatheredTable): number => bookkeeping.indexOf(gathered.table.name);
   return [...merged.values()].sort((a, b) => rank(a) - rank(b)).map(check);
+}
+
+/**
+ * What a sink's `commitAll` returns: per data table of `changes`, its superseded rows plus
+ * `stored[i]`, the stored rows that change `i`'s rows took the place of (same key).
+ */
+export function replacedRows(changes: readonly TableChange[], stored: readonly number[]): ReplacedRows {
+  const replaced = new Map<string, number>();
+  changes.forEach((change, index) => {
+    if (!isBookkeeping(change.table.name)) replaced.set(change.table.name, change.superseded + (stored[index] ?? 0));
+  });
+  return replaced;
 }
 
 /** `rows` written to `table` alone (bookkeeping rows), checked. */
@@ -62,7 +80,7 @@ export function tableChange(table: AnyTable, rows: readonly Row[]): TableChange 
 function gather(opened: ReadonlyMap<string, AnyTable>, commit: StreamCommit, now: number): GatheredTable[] {
   const lookup = (name: string, what: string): AnyTable => {
     const table = opened.get(name);
-    if (table === undefined || name.startsWith('_etl_')) {
+    if (table === undefined || isBookkeeping(name)) {
       throw new FatalError(`Commit for stream ${commit.stream} has ${what} for table ${name}, which was not opened`);
     }
     return table;
@@ -93,15 +111,25 @@ function gather(opened: ReadonlyMap<string, AnyTable>, commit: StreamCommit, now
   return gathered;
 }
 
-/** `rows` less those whose values `later` replaces when it is committed after them. */
-function withoutReplaced(rows: Row[], later: GatheredTable): Row[] {
-  if (rows.length === 0) return rows;
+/**
+ * `rows` less those whose values `later` replaces when it is committed after them, and how many of
+ * those dropped a row of `later` carries the key of (superseded, as `check` counts a key written twice).
+ */
+function withoutReplaced(rows: Row[], later: GatheredTable): { rows: Row[]; superseded: number } {
+  if (rows.length === 0) return { rows, superseded: 0 };
   const replaced = later.explicit.map((entry) => ({ column: entry.column, values: entry.values }));
-  const { replaceBy } = later.table;
+  const { replaceBy, primaryKey } = later.table;
   if (replaceBy !== undefined && later.rows.length > 0) replaced.push({ column: replaceBy, values: later.rows.map((row) => row[replaceBy]) });
-  if (replaced.length === 0) return rows;
+  if (replaced.length === 0) return { rows, superseded: 0 };
   const sets = replaced.map(({ column, values }) => ({ column, keys: new Set(values.map((value) => keyString({ [column]: value }, [column]))) }));
-  return rows.filter((row) => !sets.some(({ column, keys }) => keys.has(keyString(row, [column]))));
+  const laterKeys = new Set(later.rows.map((row) => keyString(row, primaryKey)));
+  const kept: Row[] = [];
+  let superseded = 0;
+  for (const row of rows) {
+    if (!sets.some(({ column, keys }) => keys.has(keyString(row, [column])))) kept.push(row);
+    else if (laterKeys.has(keyString(row, primaryKey))) superseded += 1;
+  }
+  return { rows: kept, superseded };
 }
 
 /** Checks every value against its kind, keeps the last row per primary key, and gathers replacements. */
@@ -113,6 +141,7 @@ function check(gathered: GatheredTable): TableChange {
     byKey.set(keyString(row, table.primaryKey), row);
   });
   const rows = [...byKey.values()];
+  const superseded = (gathered.superseded ?? 0) + gathered.rows.length - rows.length;
   const replace: ReplaceSet[] = [];
   const columns = new Set(gathered.explicit.map((entry) => entry.column));
   if (table.replaceBy !== undefined) columns.add(table.replaceBy);
@@ -134,7 +163,7 @@ function check(gathered: GatheredTable): TableChange {
     const values = [...anchored.values(), ...unanchored.values()].filter((value) => value !== null);
     if (values.length > 0) replace.push({ column, values, unanchored: [...unanchored.values()] });
   }
-  return { table, rows, replace };
+  return { table, rows, replace, superseded };
 }
 
 function checkRow(table: AnyTable, row: Row, index: number): void {
@@ -153,6 +182,10 @@ function checkRow(table: AnyTable, row: Row, index: number): void {
 function keyLabel(table: AnyTable, row: Row): string {
   const parts = table.primaryKey.map((column) => `${column}=${describeValue(row[column])}`);
   return ` (${parts.join(', ')})`;
+}
+
+function isBookkeeping(table: string): boolean {
+  return table.startsWith('_etl_');
 }
 
 /** A string identifying a row's values in `columns`; equal values give equal strings within a column. */

@@ -2,10 +2,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { quotedIdentifier } from '../core/sql-quote.js';
 import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlMeta } from '../core/bookkeeping.js';
 import { commentsSql, createTableSql } from '../core/ddl.js';
-import { VERSION_2, changedTables, selectFromVersion1 } from './schema-v2.js';
-import { schemaVersionError } from './schema-version.js';
+import { migrationFrom } from './schema-migrations.js';
+import { selectFromEarlier } from './schema-v2.js';
+import { schemaVersionError, type MigratedTables } from './schema-version.js';
 
-const previous = (table: string): string => quotedIdentifier(`__v1_${table}`);
+const previous = (table: string): string => quotedIdentifier(`__previous_${table}`);
 
 /**
  * The stored schema version of the DuckDB warehouse on `connection`; undefined for a file no
@@ -22,32 +23,34 @@ async function storedVersion(connection: DuckDBConnection): Promise<number | und
 }
 
 /**
- * Brings a DuckDB warehouse of schema version 1 to this build's layout in one transaction (a kill
- * before COMMIT leaves version 1 whole): each changed table is rebuilt under its new definition, so
- * its columns stand in the order a fresh warehouse has (appends are positional), and the version in
- * `_etl_meta` changes with them. Returns the migrated tables; undefined when there was nothing to do.
+ * Brings a DuckDB warehouse of an earlier schema version to this build's layout in one transaction (a
+ * kill before COMMIT leaves the earlier version whole): each changed table is rebuilt under its new
+ * definition, so its columns stand in the order a fresh warehouse has (appends are positional), and
+ * the version in `_etl_meta` changes with them. Returns the version it came from and the migrated
+ * tables; undefined when there was nothing to do.
  */
-export async function migrateDuckDB(connection: DuckDBConnection, path: string): Promise<readonly string[] | undefined> {
+export async function migrateDuckDB(connection: DuckDBConnection, path: string): Promise<MigratedTables | undefined> {
   const version = await storedVersion(connection);
   if (version === undefined || version === SCHEMA_VERSION) return undefined;
-  if (version !== VERSION_2 - 1) throw schemaVersionError(path, version);
+  const step = migrationFrom(version);
+  if (step === undefined) throw schemaVersionError(path, version);
   const present = new Set(
     (await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'"))
       .getRows()
       .map(([name]) => String(name)),
   );
-  const migrated = changedTables.filter(({ table }) => present.has(table.name));
+  const migrated = step.tables.filter(({ table }) => present.has(table.name));
   await connection.run('BEGIN TRANSACTION');
   try {
     for (const changed of migrated) {
       const name = quotedIdentifier(changed.table.name);
       await connection.run(`ALTER TABLE ${name} RENAME TO ${previous(changed.table.name)}`);
       await connection.run(`${createTableSql(changed.table)}\n${commentsSql(changed.table)}`);
-      await connection.run(`INSERT INTO ${name} SELECT ${selectFromVersion1(changed)} FROM ${previous(changed.table.name)}`);
+      await connection.run(`INSERT INTO ${name} SELECT ${selectFromEarlier(changed)} FROM ${previous(changed.table.name)}`);
       await connection.run(`DROP TABLE ${previous(changed.table.name)}`);
     }
     await connection.run(`UPDATE ${quotedIdentifier(etlMeta.name)} SET value = $value WHERE key = $key`, {
-      value: String(VERSION_2),
+      value: String(SCHEMA_VERSION),
       key: SCHEMA_VERSION_KEY,
     });
     await connection.run('COMMIT');
@@ -56,5 +59,5 @@ export async function migrateDuckDB(connection: DuckDBConnection, path: string):
     throw err;
   }
   await connection.run('CHECKPOINT');
-  return migrated.map(({ table }) => table.name);
+  return { from: version, tables: migrated.map(({ table }) => table.name) };
 }

@@ -6,12 +6,12 @@ import { FatalError } from '../core/errors.js';
 import { SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
-import { planCommit, tableChange, type TableChange } from './commit-plan.js';
+import { planCommit, replacedRows, tableChange, type TableChange } from './commit-plan.js';
 import { clusterRange, type ClusterRange } from './cluster-range.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile } from './duckdb-open.js';
 import { checkLiveSchemas } from './duckdb-schema-check.js';
-import type { RunRecord, Sink, StreamCommit } from './sink.js';
+import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
 
 /** Where and how the DuckDB sink writes. */
 export interface DuckDBSinkOptions {
@@ -60,9 +60,9 @@ function withinRange(table: AnyTable, range: ClusterRange | undefined, alias: st
 
 /**
  * Writes one DuckDB file. Each commit is one transaction: rows are appended to temp staging tables,
- * replaced values and primary keys already present are deleted, the staged rows inserted, and the
- * checkpoint row upserted the same way, then COMMIT (faster than INSERT OR REPLACE when keys
- * conflict: docs/design.md §4). A table whose stored rows hold nothing in the batch's `clusterBy`
+ * the stored rows of their primary keys (counted: the rows replaced) and of replaced values are
+ * deleted, the staged rows inserted, and the checkpoint row upserted the same way, then COMMIT
+ * (faster than INSERT OR REPLACE when keys conflict: docs/design.md §4). A table whose stored rows hold nothing in the batch's `clusterBy`
  * range (a backfill's new pages) gets its rows appended in place.
  */
 export class DuckDBSink implements Sink {
@@ -123,8 +123,9 @@ export class DuckDBSink implements Sink {
     return reader.getRows().map(([value]) => String(value));
   }
 
-  async commitAll(commits: readonly StreamCommit[]): Promise<void> {
-    await this.#transaction(planCommit(this.#tables, commits, this.#now()));
+  async commitAll(commits: readonly StreamCommit[]): Promise<ReplacedRows> {
+    const changes = planCommit(this.#tables, commits, this.#now());
+    return replacedRows(changes, await this.#transaction(changes));
   }
 
   async recordRun(run: RunRecord): Promise<void> {
@@ -151,12 +152,15 @@ export class DuckDBSink implements Sink {
     return (this.#options.now ?? systemClock)();
   }
 
-  async #transaction(changes: readonly TableChange[]): Promise<void> {
+  /** Applies the changes in one transaction; returns, per change, the stored rows its rows replaced. */
+  async #transaction(changes: readonly TableChange[]): Promise<number[]> {
     const connection = this.connection;
     await connection.run('BEGIN TRANSACTION');
     try {
-      for (const change of changes) await this.#apply(change);
+      const replaced: number[] = [];
+      for (const change of changes) replaced.push(await this.#apply(change));
       await connection.run('COMMIT');
+      return replaced;
     } catch (err) {
       try {
         await connection.run('ROLLBACK');
@@ -167,9 +171,28 @@ export class DuckDBSink implements Sink {
     }
   }
 
-  async #apply({ table, rows, replace }: TableChange): Promise<void> {
+  /**
+   * Deletes the stored rows of the change's keys (their count is returned: the rows replaced), then
+   * those of its replaced values, and inserts its rows.
+   */
+  async #apply({ table, rows, replace }: TableChange): Promise<number> {
     const connection = this.connection;
     const range = clusterRange(table, rows);
+    if (rows.length > 0 && replace.length === 0 && range !== undefined && !(await this.#holdsAnyWithin(table, range))) {
+      // No stored row shares a key with the group's rows (they would share its clusterBy range): append in place.
+      await appendRows(connection, { name: table.name }, table, rows);
+      return 0;
+    }
+    const stage = stageName(table.name);
+    let replaced = 0;
+    if (rows.length > 0) {
+      await appendRows(connection, { name: stage, catalog: 'temp' }, table, rows);
+      const keyMatch = table.primaryKey.map((c) => `t.${quotedIdentifier(c)} = s.${quotedIdentifier(c)}`).join(' AND ');
+      const deleted = await connection.run(
+        `DELETE FROM ${target(table.name)} AS t USING ${temp(stage)} AS s WHERE ${keyMatch}${withinRange(table, range, 't')}`,
+      );
+      replaced = deleted.rowsChanged;
+    }
     for (const { column, values, unanchored } of replace) {
       const name = replaceName(table.name, column);
       await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ${quotedIdentifier(name)} (v ${table.columns[column]!.sqlType})`);
@@ -180,21 +203,11 @@ export class DuckDBSink implements Sink {
       );
       await connection.run(`DELETE FROM ${temp(name)}`);
     }
-    if (rows.length === 0) return;
-    if (replace.length === 0 && range !== undefined && !(await this.#holdsAnyWithin(table, range))) {
-      // No stored row shares a key with the group's rows (they would share its clusterBy range): append in place.
-      await appendRows(connection, { name: table.name }, table, rows);
-      return;
-    }
-    const stage = stageName(table.name);
-    await appendRows(connection, { name: stage, catalog: 'temp' }, table, rows);
-    const keyMatch = table.primaryKey.map((c) => `t.${quotedIdentifier(c)} = s.${quotedIdentifier(c)}`).join(' AND ');
-    await connection.run(
-      `DELETE FROM ${target(table.name)} AS t USING ${temp(stage)} AS s WHERE ${keyMatch}${withinRange(table, range, 't')}`,
-    );
+    if (rows.length === 0) return replaced;
     const columns = identifierList(table.columnNames);
     await connection.run(`INSERT INTO ${target(table.name)} (${columns}) SELECT ${columns} FROM ${temp(stage)}`);
     await connection.run(`DELETE FROM ${temp(stage)}`);
+    return replaced;
   }
 
   async #holdsAnyWithin(table: AnyTable, range: ClusterRange): Promise<boolean> {

@@ -4,9 +4,10 @@ import type { Logger } from 'pino';
 import { SCHEMA_VERSION } from '../core/bookkeeping.js';
 import { migrateDuckDB } from './duckdb-migrate.js';
 import { openDuckDBFile } from './duckdb-open.js';
-import { VERSION_2 } from './schema-v2.js';
+import { migrationFrom } from './schema-migrations.js';
 import type { SinkKind } from './open-sink.js';
 import { migrateParquet } from './parquet-migrate.js';
+import type { MigratedTables } from './schema-version.js';
 
 /** What a migration did. */
 export interface Migration {
@@ -34,18 +35,15 @@ export async function migrateOpenDuckDB(connection: DuckDBConnection, path: stri
   return migrationDone(path, await migrateDuckDB(connection, path), started, logger);
 }
 
-/** What migrating `tables` did since `started`; undefined when nothing was migrated. */
-function migrationDone(path: string, tables: readonly string[] | undefined, started: number, logger: Logger | undefined): Migration | undefined {
-  if (tables === undefined) return undefined;
-  const migration: Migration = { from: VERSION_2 - 1, to: SCHEMA_VERSION, tables, seconds: (performance.now() - started) / 1000 };
-  logger?.warn(
-    { path, ...migration },
-    `migrated the warehouse from schema version ${migration.from} to ${migration.to}: columns renamed as docs/design.md §9 lists (tx_hash, tx_time, block_date, …)`,
-  );
+/** What migrating since `started` did; undefined when nothing was migrated. */
+function migrationDone(path: string, migrated: MigratedTables | undefined, started: number, logger: Logger | undefined): Migration | undefined {
+  if (migrated === undefined) return undefined;
+  const migration: Migration = { ...migrated, to: SCHEMA_VERSION, seconds: (performance.now() - started) / 1000 };
+  logger?.warn({ path, ...migration }, `migrated the warehouse from schema version ${migration.from} to ${migration.to}: ${migrationFrom(migration.from)!.change}`);
   return migration;
 }
 
-async function migrateDuckDBFile(path: string): Promise<readonly string[] | undefined> {
+async function migrateDuckDBFile(path: string): Promise<MigratedTables | undefined> {
   if (!existsSync(path)) return undefined;
   const instance = await openDuckDBFile(path);
   const connection = await instance.connect();

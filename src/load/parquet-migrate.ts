@@ -10,8 +10,9 @@ import { dataFilePath } from './parquet-layout.js';
 import { writeDataFile } from './parquet-file.js';
 import { lockWarehouse } from './parquet-lock.js';
 import { MANIFEST_FILE, PARQUET_TYPES, manifestColumns, readManifest, writeManifest, type Manifest, type ManifestFile } from './parquet-manifest.js';
-import { VERSION_2, changedTables, selectFromVersion1, type ChangedTable } from './schema-v2.js';
-import { schemaVersionError } from './schema-version.js';
+import { migrationFrom } from './schema-migrations.js';
+import { selectFromEarlier, type ChangedTable } from './schema-v2.js';
+import { schemaVersionError, type MigratedTables } from './schema-version.js';
 
 /** The rows of a file and its size, once written. */
 interface Written {
@@ -20,15 +21,15 @@ interface Written {
 }
 
 /**
- * Brings a Parquet warehouse of schema version 1 to this build's layout under the writer lock: every
+ * Brings a Parquet warehouse of an earlier schema version to this build's layout under the writer lock: every
  * listed file of a changed table is written again in the new layout (new files of the next
  * generation: temp name, fsync, rename), then one manifest swap publishes them with the new version
  * and retires the old files (deleted by a later commit after the grace period, §4). A kill before the
- * swap leaves version 1 whole and files of the next generation, which the next attempt deletes first,
- * as the sink's open would. Damaged files stay listed as they are, for `repair` to set aside. Returns
- * the migrated tables; undefined when there was nothing to do.
+ * swap leaves the earlier version whole and files of the next generation, which the next attempt
+ * deletes first, as the sink's open would. Damaged files stay listed as they are, for `repair` to set
+ * aside. Returns the version it came from and the migrated tables; undefined when there was nothing to do.
  */
-export async function migrateParquet(path: string): Promise<readonly string[] | undefined> {
+export async function migrateParquet(path: string): Promise<MigratedTables | undefined> {
   const root = resolve(path);
   // Without a manifest there is nothing to migrate; the sink's open says what else is wrong, if anything.
   if (!existsSync(join(root, MANIFEST_FILE))) return undefined;
@@ -39,11 +40,12 @@ export async function migrateParquet(path: string): Promise<readonly string[] | 
   try {
     const manifest = await readManifest(root);
     if (manifest === undefined || manifest.schemaVersion === SCHEMA_VERSION) return undefined;
-    if (manifest.schemaVersion !== VERSION_2 - 1) throw schemaVersionError(root, manifest.schemaVersion);
+    const step = migrationFrom(manifest.schemaVersion);
+    if (step === undefined) throw schemaVersionError(root, manifest.schemaVersion);
     await removeLeftovers(root, manifest, Object.keys(manifest.tables));
-    const next = await rewriteChangedTables(connection, root, manifest);
+    const next = await rewriteChangedTables(connection, root, manifest, step.tables);
     await writeManifest(root, next);
-    return changedTables.filter(({ table }) => manifest.tables[table.name] !== undefined).map(({ table }) => table.name);
+    return { from: manifest.schemaVersion, tables: step.tables.filter(({ table }) => manifest.tables[table.name] !== undefined).map(({ table }) => table.name) };
   } finally {
     connection.closeSync();
     lock.closeSync();
@@ -51,7 +53,7 @@ export async function migrateParquet(path: string): Promise<readonly string[] | 
 }
 
 /** Writes the new files and returns the manifest that lists them instead of the old ones. */
-async function rewriteChangedTables(connection: DuckDBConnection, root: string, manifest: Manifest): Promise<Manifest> {
+async function rewriteChangedTables(connection: DuckDBConnection, root: string, manifest: Manifest, changedTables: readonly ChangedTable[]): Promise<Manifest> {
   const generation = manifest.generation + 1;
   const damaged = new Set((await damagedFiles(root, manifest)).map((file) => file.path));
   const now = Math.floor(Date.now() / 1000);
@@ -77,10 +79,10 @@ async function rewriteChangedTables(connection: DuckDBConnection, root: string, 
     tables[changed.table.name] = { columns: manifestColumns(changed.table), files, parquetTypes: PARQUET_TYPES };
   }
   for (const folder of folders) await fsyncPath(folder);
-  return { ...manifest, schemaVersion: VERSION_2, generation, tables, retired };
+  return { ...manifest, schemaVersion: SCHEMA_VERSION, generation, tables, retired };
 }
 
 /** Writes `source`'s rows in the new layout to `target`, as the sink writes a file. */
 function copyChanged(connection: DuckDBConnection, changed: ChangedTable, source: string, target: string): Promise<{ rows: number; bytes: number }> {
-  return writeDataFile(connection, changed.table, `SELECT ${selectFromVersion1(changed)} FROM read_parquet(${quotedString(source)}, hive_partitioning = false)`, target);
+  return writeDataFile(connection, changed.table, `SELECT ${selectFromEarlier(changed)} FROM read_parquet(${quotedString(source)}, hive_partitioning = false)`, target);
 }

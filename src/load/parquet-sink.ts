@@ -11,7 +11,7 @@ import { RowValueError, SchemaDriftError, SchemaVersionError } from '../core/sch
 import type { AnyTable } from '../core/table.js';
 import { isUtcDay } from '../core/utc-day.js';
 import { NO_DEFINITIONS, type AnalystDefinitions } from '../core/warehouse-views.js';
-import { planCommit, tableChange, type ReplaceSet, type TableChange } from './commit-plan.js';
+import { planCommit, replacedRows, tableChange, type ReplaceSet, type TableChange } from './commit-plan.js';
 import { columnDifferences } from './column-diff.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { fsyncPath } from './durable-fs.js';
@@ -35,7 +35,7 @@ import {
   type SetAsideFile,
 } from './parquet-manifest.js';
 import { manifestViewsSql, writeViewsFile } from './parquet-views.js';
-import type { RunRecord, Sink, StreamCommit } from './sink.js';
+import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
 
 /** Where and how the Parquet sink writes. */
 export interface ParquetSinkOptions {
@@ -191,8 +191,9 @@ export class ParquetSink implements Sink {
     return reader.getRows().map(([value]) => String(value));
   }
 
-  async commitAll(commits: readonly StreamCommit[]): Promise<void> {
-    await this.#write(planCommit(this.#tables, commits, this.#now()));
+  async commitAll(commits: readonly StreamCommit[]): Promise<ReplacedRows> {
+    const changes = planCommit(this.#tables, commits, this.#now());
+    return replacedRows(changes, await this.#write(changes));
   }
 
   async recordRun(run: RunRecord): Promise<void> {
@@ -263,7 +264,8 @@ export class ParquetSink implements Sink {
     }
   }
 
-  async #write(changes: readonly TableChange[]): Promise<void> {
+  /** Commits the changes in one manifest swap; returns, per change, the stored rows its rows replaced. */
+  async #write(changes: readonly TableChange[]): Promise<number[]> {
     const connection = this.#db();
     const manifest = this.#current();
     const generation = manifest.generation + 1;
@@ -273,22 +275,24 @@ export class ParquetSink implements Sink {
     const created: string[] = [];
     const superseded: string[] = [];
     let sequence = 0;
+    const replaced = changes.map(() => 0);
     await connection.run('BEGIN TRANSACTION');
     try {
-      const staged: StagedChange[] = [];
-      for (const change of changes) {
+      const staged: { readonly index: number; readonly change: StagedChange }[] = [];
+      for (const [index, change] of changes.entries()) {
         if (change.table === etlCheckpoints) {
           for (const row of change.rows) {
             checkpoints[String(row['stream'])] = { position: String(row['position']), updatedAt: Number(row['updated_at']) };
           }
         } else {
-          staged.push(await this.#stage(change));
+          staged.push({ index, change: await this.#stage(change) });
         }
       }
-      for (const table of staged) {
+      for (const { index, change: table } of staged) {
         const name = table.table.name;
         const entry = tables[name] ?? emptyTableEntry(table.table);
-        const hits = await this.#findHits(table, entry.files);
+        const { hits, keyRows } = await this.#findHits(table, entry.files);
+        replaced[index] = keyRows;
         const files: ManifestFile[] = entry.files.filter((file) => !hits.has(file.path));
         for (const hit of entry.files.filter((file) => hits.has(file.path))) {
           const path = dataFilePath(name, hit.date, generation, sequence);
@@ -320,6 +324,7 @@ export class ParquetSink implements Sink {
       await connection.run('ROLLBACK');
     }
     await this.#deleteExpired(manifest, superseded, now);
+    return replaced;
   }
 
   /**
@@ -462,13 +467,14 @@ export class ParquetSink implements Sink {
   }
 
   /**
-   * Listed files that hold a key of the staged rows or a replaced value. Only files of the staged
-   * days whose cluster range overlaps the staged rows can hold a key (or a value the rows carry);
-   * values no row carries are looked for in every file of the table.
+   * Listed files that hold a key of the staged rows or a replaced value, and how many stored rows
+   * hold a key of the staged rows (those the commit replaces). Only files of the staged days whose
+   * cluster range overlaps the staged rows can hold a key (or a value the rows carry); values no row
+   * carries are looked for in every file of the table.
    */
-  async #findHits(staged: StagedChange, files: readonly ManifestFile[]): Promise<Set<string>> {
+  async #findHits(staged: StagedChange, files: readonly ManifestFile[]): Promise<{ hits: Set<string>; keyRows: number }> {
     const hits = new Set<string>();
-    if (files.length === 0) return hits;
+    if (files.length === 0) return { hits, keyRows: 0 };
     const groups = [...staged.groups.values()];
     const candidates = files.filter((file) =>
       groups.some((group) =>
@@ -480,22 +486,26 @@ export class ParquetSink implements Sink {
     const queries: string[] = [];
     if (staged.rowCount > 0 && candidates.length > 0) {
       queries.push(
-        `SELECT f.filename FROM ${this.#scan(candidates)} AS f SEMI JOIN ${temp(stageName(table.name))} AS s ON ${keyMatch(table)}`,
+        `SELECT f.filename, 1 AS key_row FROM ${this.#scan(candidates)} AS f SEMI JOIN ${temp(stageName(table.name))} AS s ON ${keyMatch(table)}`,
       );
     }
     for (const set of staged.replace) {
       const scope = set.unanchored.length > 0 ? files : candidates;
       if (scope.length === 0) continue;
       queries.push(
-        `SELECT f.filename FROM ${this.#scan(scope)} AS f SEMI JOIN ${temp(replaceName(table.name, set.column))} AS r ` +
+        `SELECT DISTINCT f.filename, 0 AS key_row FROM ${this.#scan(scope)} AS f SEMI JOIN ${temp(replaceName(table.name, set.column))} AS r ` +
           `ON f.${quotedIdentifier(set.column)} = r.v`,
       );
     }
-    if (queries.length === 0) return hits;
-    const reader = await this.#db().runAndReadAll(`SELECT DISTINCT filename FROM (${queries.join(' UNION ALL ')})`);
+    if (queries.length === 0) return { hits, keyRows: 0 };
+    const reader = await this.#db().runAndReadAll(`SELECT filename, sum(key_row)::BIGINT FROM (${queries.join(' UNION ALL ')}) GROUP BY filename`);
     const prefix = `${this.#root}/`;
-    for (const [filename] of reader.getRows()) hits.add(String(filename).slice(prefix.length));
-    return hits;
+    let keyRows = 0;
+    for (const [filename, rows] of reader.getRows()) {
+      hits.add(String(filename).slice(prefix.length));
+      keyRows += Number(rows);
+    }
+    return { hits, keyRows };
   }
 
   /** `read_parquet` over listed files, without the partition column; with a `filename` column when asked. @default filename true */

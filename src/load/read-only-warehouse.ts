@@ -173,7 +173,7 @@ async function countRows(connection: DuckDBConnection, table: string): Promise<n
 
 async function recentRuns(connection: DuckDBConnection, limit: number): Promise<Record<string, unknown>[]> {
   const sql =
-    `SELECT command, status, started_at::VARCHAR AS started_at, ended_at::VARCHAR AS ended_at, rows, error ` +
+    `SELECT command, status, started_at::VARCHAR AS started_at, ended_at::VARCHAR AS ended_at, rows, rows_replaced, error ` +
     `FROM ${quotedIdentifier(etlRuns.name)} ORDER BY started_at DESC LIMIT ${limit}`;
   return (await connection.runAndReadAll(sql)).getRowObjectsJson();
 }

@@ -1,6 +1,12 @@
 import { SCHEMA_VERSION } from '../core/bookkeeping.js';
 import { SchemaVersionError } from '../core/schema-errors.js';
 
+/** What a sink's migration did: the version it came from and the tables it wrote again. */
+export interface MigratedTables {
+  readonly from: number;
+  readonly tables: readonly string[];
+}
+
 /**
  * The refusal of a warehouse of another schema version: an older one names the way to migrate it, a
  * newer one the release to use.

@@ -35,6 +35,13 @@ export interface StreamCommit {
 }
 
 /**
+ * Per data table a group of commits wrote: how many of its rows took the place of a row of the same
+ * key, stored before or written by an earlier commit of the group (as if committed one after another).
+ * Its other rows are new to the warehouse.
+ */
+export type ReplacedRows = ReadonlyMap<string, number>;
+
+/**
  * A warehouse writer. One commit is atomic: the rows of every table, the replacements, the rejects
  * and the checkpoint become visible together or not at all. Replaying a commit leaves the same rows.
  * One writer per warehouse: `open` fails with `LockedError` while another process writes.
@@ -48,8 +55,8 @@ export interface Sink {
   readCheckpoints(): Promise<ReadonlyMap<string, string>>;
   /** The distinct non-null values of a text column of an opened table, as committed (keys a snapshot reads by key). */
   distinctText(table: string, column: string): Promise<string[]>;
-  /** Makes the commits durable in one atomic unit, as if committed one after another. */
-  commitAll(commits: readonly StreamCommit[]): Promise<void>;
+  /** Makes the commits durable in one atomic unit, as if committed one after another; says how many rows each data table had replaced. */
+  commitAll(commits: readonly StreamCommit[]): Promise<ReplacedRows>;
   /** Upserts the run's bookkeeping row (call at start and at end). */
   recordRun(run: RunRecord): Promise<void>;
   /** Releases the warehouse; safe to call twice. */

@@ -37,7 +37,7 @@ export function reportHtml(data: ReportData): string {
     barChart('seconds behind the chain at the end of each run', withValues(data.runs, (run) => run.behindSeconds), 'seconds'),
     '</section>',
     '<section id="throughput"><h2>Throughput per run</h2>',
-    barChart('rows per second of each run', withValues(data.runs, (run) => (run.seconds === null || run.seconds <= 0 ? null : Math.round((run.rows / run.seconds) * 10) / 10)), 'rows/s'),
+    barChart('rows committed per second of each run, new and replaced', withValues(data.runs, throughput), 'rows/s'),
     runsTable(data.runs),
     '</section>',
     '<section id="rejects"><h2>Rejects</h2>',
@@ -55,15 +55,20 @@ function withValues(runs: readonly RunPoint[], value: (run: RunPoint) => number 
   });
 }
 
+function throughput(run: RunPoint): number | null {
+  if (run.seconds === null || run.seconds <= 0) return null;
+  return Math.round(((run.rows + (run.replaced ?? 0)) / run.seconds) * 10) / 10;
+}
+
 function runsTable(runs: readonly RunPoint[]): string {
   const rows = [...runs].reverse().map(
     (run) =>
       `<tr class="run"><td>${escapeHtml(run.startedAt.replace('T', ' ').slice(0, 19))}</td><td>${escapeHtml(run.command)}</td><td>${escapeHtml(run.status)}</td>` +
-      `<td class="n">${formatNumber(run.rows)}</td><td class="n">${run.seconds === null ? '' : formatNumber(Math.round(run.seconds * 10) / 10)}</td>` +
+      `<td class="n">${formatNumber(run.rows)}</td><td class="n">${run.replaced === null ? 'unknown' : formatNumber(run.replaced)}</td><td class="n">${run.seconds === null ? '' : formatNumber(Math.round(run.seconds * 10) / 10)}</td>` +
       `<td class="n">${run.behindSeconds === null ? '' : formatNumber(run.behindSeconds)}</td></tr>`,
   );
   return [
-    '<table class="runs"><thead><tr><th>started (UTC)</th><th>command</th><th>status</th><th class="n">rows</th><th class="n">seconds</th><th class="n">behind (s)</th></tr></thead><tbody>',
+    '<table class="runs"><thead><tr><th>started (UTC)</th><th>command</th><th>status</th><th class="n">new rows</th><th class="n">replaced</th><th class="n">seconds</th><th class="n">behind (s)</th></tr></thead><tbody>',
     ...rows,
     '</tbody></table>',
   ].join('');

@@ -24,7 +24,8 @@ export async function readReport(query: ReadQuery, tables: readonly AnyTable[], 
 
 async function readRuns(query: ReadQuery, limit: number): Promise<RunPoint[]> {
   const rows = await query(
-    `SELECT command, status, strftime(started_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS started_at, epoch(ended_at) - epoch(started_at) AS seconds, rows::VARCHAR AS rows, ` +
+    `SELECT command, status, strftime(started_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS started_at, epoch(ended_at) - epoch(started_at) AS seconds, ` +
+      'rows::VARCHAR AS rows, rows_replaced::VARCHAR AS rows_replaced, ' +
       `epoch(ended_at) - epoch(tip_time) AS behind FROM ${q(etlRuns.name)} ORDER BY started_at DESC LIMIT ${limit}`,
   );
   return rows.reverse().map((row) => ({
@@ -32,9 +33,15 @@ async function readRuns(query: ReadQuery, limit: number): Promise<RunPoint[]> {
     status: String(row.status),
     startedAt: String(row.started_at),
     seconds: row.seconds === null || row.status === 'abandoned' ? null : Number(row.seconds),
-    rows: Object.values(JSON.parse(String(row.rows)) as Record<string, number>).reduce((a, b) => a + b, 0),
+    rows: streamTotal(String(row.rows)),
+    replaced: row.rows_replaced === null ? null : streamTotal(String(row.rows_replaced)),
     behindSeconds: row.behind === null ? null : Number(row.behind),
   }));
+}
+
+/** The sum of a run's counts per stream (`rows` also holds the snapshot times under `snapshot_time`, which are not counts). */
+function streamTotal(counts: string): number {
+  return Object.values(JSON.parse(counts) as Record<string, unknown>).reduce<number>((sum, value) => sum + (typeof value === 'number' ? value : 0), 0);
 }
 
 async function readRejects(query: ReadQuery): Promise<RejectGroup[]> {

@@ -23,8 +23,10 @@ export interface RunPoint {
   readonly startedAt: string;
   /** Seconds the run took; null while it runs or when it was abandoned. */
   readonly seconds: number | null;
-  /** Rows the run committed, all streams together. */
+  /** New rows the run committed (of a key the warehouse did not hold), all streams together. */
   readonly rows: number;
+  /** Rows the run committed that took the place of a stored row of the same key; null for runs of schema version 2 and earlier, which counted them among `rows`. */
+  readonly replaced: number | null;
   /** How old the settled tip it reached was when it ended, in seconds: the warehouse's distance to the chain's head then. Null when the run did not record its tip. */
   readonly behindSeconds: number | null;
 }

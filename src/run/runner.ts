@@ -9,7 +9,7 @@ import type { V3Api } from '../api/v3.js';
 import { isSnapshot, type SnapshotDefinition, type StreamDefinition } from '../core/stream.js';
 import type { StreamProgress } from '../core/stream-progress.js';
 import { pageWindow } from '../extract/position-pager.js';
-import type { Sink } from '../load/sink.js';
+import type { Sink, StreamCommit } from '../load/sink.js';
 import { CheckpointTracker } from './checkpoint-tracker.js';
 import { GroupCommitter } from './group-commit.js';
 import { PageBudget } from './page-budget.js';
@@ -43,6 +43,8 @@ export interface JobProgress {
   readonly committed: bigint;
   /** Rows and requests committed so far: what a run interrupted now has stored. */
   readonly rows: number;
+  /** Of `rows`, those that took the place of a row of the same key (the overlap re-read, a replayed page). */
+  readonly replaced: number;
   readonly pages: number;
 }
 
@@ -61,7 +63,10 @@ export interface RunnerOptions {
 }
 
 export interface JobResult {
+  /** Rows committed of the stream's own tables. */
   readonly rows: number;
+  /** Of `rows`, those that took the place of a stored row of the same key (see `ReplacedRows`); the rest are new. */
+  readonly replaced: number;
   readonly pages: number;
   readonly rejects: number;
   readonly checkpoint: bigint;
@@ -88,6 +93,8 @@ interface Run {
   readonly failed: AbortController;
   /** Every window started so far; windows start windows while they run. */
   readonly tasks: Promise<void>[];
+  /** Rows per table that took the place of a row of the same key, over the run's commits. */
+  readonly replaced: Map<string, number>;
 }
 
 /** One job while it runs. */
@@ -114,25 +121,29 @@ interface WindowRun {
 export async function runJobs(options: RunnerOptions, plan: Plan): Promise<Map<string, JobResult>> {
   const run = startRun(options);
   const results = new Map<string, JobRun['result']>();
-  for (const progress of plan.progress) results.set(progress.stream, { rows: 0, pages: 0, rejects: 0, checkpoint: progress.position });
+  for (const progress of plan.progress) results.set(progress.stream, { rows: 0, replaced: 0, pages: 0, rejects: 0, checkpoint: progress.position });
   for (const job of plan.jobs) {
     const jobRun: JobRun = { job, tracker: new CheckpointTracker(job.from - 1n), result: results.get(job.stream.name)! };
     reportProgress(run, jobRun);
     startWindow(run, jobRun, { from: job.from, to: job.to }, true);
   }
   for (const job of plan.snapshots ?? []) {
-    const result = { rows: 0, pages: 0, rejects: 0, checkpoint: BigInt(job.time) };
+    const result = { rows: 0, replaced: 0, pages: 0, rejects: 0, checkpoint: BigInt(job.time) };
     results.set(job.stream.name, result);
     startTask(run, () => runSnapshotJob(snapshotContext(run, job.stream), job, result));
   }
   await settle(run);
   for (const read of plan.keyed ?? []) {
-    const result = results.get(read.stream.name) ?? { rows: 0, pages: 0, rejects: 0, checkpoint: BigInt(read.time) };
+    const result = results.get(read.stream.name) ?? { rows: 0, replaced: 0, pages: 0, rejects: 0, checkpoint: BigInt(read.time) };
     await readByKey(snapshotContext(run, read.stream), run.options.sink, read, result);
     if (result.pages > 0) results.set(read.stream.name, result);
   }
   await commitUnsavedRecords(run, plan);
   for (const progress of plan.progress) results.get(progress.stream)!.checkpoint = progress.position;
+  for (const { stream } of [...plan.jobs, ...(plan.snapshots ?? []), ...(plan.keyed ?? [])]) {
+    const result = results.get(stream.name);
+    if (result !== undefined) result.replaced = replacedOf(run, stream);
+  }
   return results;
 }
 
@@ -151,16 +162,21 @@ function startRun(options: RunnerOptions): Run {
   const failed = new AbortController();
   // Two at least: a window's page being committed and the next one read ahead.
   const pagesUncommitted = Math.min(Math.max(2, options.concurrency), MAX_PAGES_UNCOMMITTED);
+  const replaced = new Map<string, number>();
+  const commitAll = async (commits: readonly StreamCommit[]): Promise<void> => {
+    for (const [table, rows] of await options.sink.commitAll(commits)) replaced.set(table, (replaced.get(table) ?? 0) + rows);
+  };
   return {
     options,
     pageLimit: options.pageLimit ?? DEFAULT_PAGE_LIMIT,
     windowCount: windowsFor(options.concurrency),
     queue: new PQueue({ concurrency: options.concurrency }),
     budget: new PageBudget(pagesUncommitted),
-    committer: new GroupCommitter((commits) => options.sink.commitAll(commits), pagesUncommitted),
+    committer: new GroupCommitter(commitAll, pagesUncommitted),
     signal: options.signal === undefined ? failed.signal : AbortSignal.any([options.signal, failed.signal]),
     failed,
     tasks: [],
+    replaced,
   };
 }
 
@@ -264,5 +280,19 @@ async function commitUnsavedRecords(run: Run, plan: Plan): Promise<void> {
 }
 
 function reportProgress(run: Run, { job, tracker, result }: JobRun): void {
-  run.options.onProgress?.({ stream: job.stream.name, from: job.from, to: job.to, checkpoint: tracker.position(), committed: tracker.committedSpan(), rows: result.rows, pages: result.pages });
+  run.options.onProgress?.({
+    stream: job.stream.name,
+    from: job.from,
+    to: job.to,
+    checkpoint: tracker.position(),
+    committed: tracker.committedSpan(),
+    rows: result.rows,
+    replaced: replacedOf(run, job.stream),
+    pages: result.pages,
+  });
+}
+
+/** The rows of a stream's own tables that took the place of a row of the same key so far (not the shared `addresses`). */
+function replacedOf(run: Run, stream: StreamDefinition | SnapshotDefinition): number {
+  return stream.tables.reduce((sum, table) => sum + (run.replaced.get(table.name) ?? 0), 0);
 }

@@ -11,7 +11,8 @@ import { reportRun, runSummaryLines } from '../../src/cli/run-summary.js';
 import type { RunSummary } from '../../src/cli/execute-run.js';
 
 const SUMMARY: RunSummary = {
-  rows: { transactions: 52_340, actions: 4_802, validator_events: 0 },
+  rows: { transactions: 52_340, actions: 12, validator_events: 0 },
+  replaced: { transactions: 0, actions: 4_790, validator_events: 0 },
   pages: { transactions: 61, actions: 7, validator_events: 1 },
   requests: 75,
   rejects: 0,
@@ -20,12 +21,12 @@ const SUMMARY: RunSummary = {
 };
 
 describe('the summary at the end of a run', () => {
-  it('names the command, duration, rows, requests and tip, then each stream', () => {
+  it('names the command, duration, new and replaced rows, requests and tip, then each stream', () => {
     expect(runSummaryLines('sync', SUMMARY)).toEqual([
-      'sync done in 42s: 57,142 rows from 75 requests; settled tip: masterchain block 1995',
-      '  transactions         52,340 rows      61 pages',
-      '  actions               4,802 rows       7 pages',
-      '  validator_events          0 rows       1 pages',
+      'sync done in 42s: 52,352 new rows and 4,790 replaced from 75 requests; settled tip: masterchain block 1995',
+      '  transactions         52,340 new          0 replaced      61 pages',
+      '  actions                  12 new      4,790 replaced       7 pages',
+      '  validator_events          0 new          0 replaced       1 pages',
     ]);
   });
 
@@ -42,7 +43,7 @@ describe('the summary at the end of a run', () => {
     expect([written, logged]).toEqual([[], []]);
     reportRun(logger('info'), 'sync', SUMMARY, tty);
     expect(written.join('')).toBe(`${runSummaryLines('sync', SUMMARY).join('\n')}\n`);
-    expect(logged.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([{ msg: 'sync done', rows: SUMMARY.rows, requests: 75, rejects: 0, tipSeqno: 1995 }]);
+    expect(logged.map((line) => JSON.parse(line) as Record<string, unknown>)).toMatchObject([{ msg: 'sync done', rows: SUMMARY.rows, replaced: SUMMARY.replaced, requests: 75, rejects: 0, tipSeqno: 1995 }]);
   });
 });
 

@@ -34,6 +34,7 @@ interface StatusJson {
   tip: { seqno: number } | { error: string };
   streams: StreamStatus[];
   tables: Record<string, number>;
+  runs: { started_at: string; command: string; status: string; rows: string; rows_replaced: string | null }[];
 }
 
 let devnet: TestDevnet;
@@ -139,6 +140,24 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind
     expect(down.received() - before).toBe(1);
     expect((JSON.parse(offline.stdout) as StatusJson).tip).toEqual({ error: 'offline' });
     expect((JSON.parse(offline.stdout) as StatusJson).streams).toEqual(report.streams);
+  });
+
+  it('shows the last runs with their new and replaced rows apart, as _etl_runs holds them, in text and --json', async () => {
+    const file = await pipeline(`gap-${kind}`, devnet.url, kind, sinkPath());
+    const snapshot = await readWarehouse(kind, sinkPath(), { partial: true, glob: false });
+    const recorded = snapshot.runs.map((r) => [r.command, r.status, JSON.parse(r.rows) as unknown, JSON.parse(r.rows_replaced!) as unknown]);
+    expect(recorded).toHaveLength(2);
+    expect(recorded.map(([, , rows]) => Object.values(rows as Record<string, number>).some((n) => n > 0))).toEqual([true, true]);
+    const json = await run(['status', file, '--json', '--offline']);
+    expect(json.code, describeResult(json)).toBe(0);
+    const { runs } = JSON.parse(json.stdout) as StatusJson;
+    const sorted = (list: unknown[][]): string[] => list.map((entry) => JSON.stringify(entry)).sort();
+    expect(sorted(runs.map((r) => [r.command, r.status, JSON.parse(r.rows) as unknown, JSON.parse(r.rows_replaced!) as unknown]))).toEqual(sorted(recorded));
+    const text = await run(['status', file, '--offline']);
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines.slice(lines.indexOf('last runs') + 1).sort()).toEqual(
+      runs.map((r) => `  ${r.started_at}  backfill ok          new rows ${r.rows} replaced ${r.rows_replaced!}`).sort(),
+    );
   });
 
   it('names the hole a backfill with a gap leaves, not only "0 behind"; the backfill it prints fills it', async () => {

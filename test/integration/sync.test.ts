@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet } from '../../src/devnet/index.js';
 import type { Row } from '../../src/core/table.js';
+import { DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS } from '../../src/config/defaults.js';
+import type { StreamDefinition } from '../../src/core/stream.js';
 import { streams } from '../../src/streams/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { addressProblems } from '../support/address-check.js';
@@ -60,6 +62,33 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
     expect(addressProblems(devnet, addresses)).toEqual([]);
     if (snapshot.glob !== undefined) expect(mismatch(diffRows(tableNamed('addresses'), addresses, snapshot.glob.get('addresses')!))).toEqual(NO_MISMATCH);
     expect(snapshot.rejects).toBe(0);
+  };
+
+  /**
+   * The rows and rows_replaced of the latest run, by stream: what it took the place of is the stored
+   * rows of `before` that the overlap re-scan read again (positions from `actions_overlap` masterchain
+   * blocks below the previous checkpoint's block, which was the tip then); every other row is new.
+   */
+  const expectRunCounts = (before: Snapshot, after: Snapshot, previousTip: number): void => {
+    const rescanFrom = mcBlock(devnet, Math.max(FIRST_MC, previousTip - DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS)).startLt;
+    const expected = (stream: StreamDefinition): [number, number] => {
+      let added = 0;
+      let reread = 0;
+      for (const table of stream.tables) {
+        const stored = new Set(before.tables.get(table.name)!.map((row) => keyOf(table, row)));
+        for (const row of after.tables.get(table.name)!) {
+          if (!stored.has(keyOf(table, row))) added += 1;
+          else if (stream.rescansOverlap && (row[table.clusterBy!] as bigint) >= rescanFrom) reread += 1;
+        }
+      }
+      return [added, reread];
+    };
+    const run = after.runs.find((latest) => !before.runs.some((earlier) => earlier.run_id === latest.run_id))!;
+    const [rows, replaced] = [JSON.parse(run.rows) as Record<string, number>, JSON.parse(run.rows_replaced!) as Record<string, number>];
+    expect(Object.fromEntries(streams.map((stream) => [stream.name, [rows[stream.name], replaced[stream.name]]]))).toEqual(
+      Object.fromEntries(streams.map((stream) => [stream.name, expected(stream)])),
+    );
+    expect(replaced.actions, 'the overlap re-read').toBeGreaterThan(0);
   };
 
   /** Each stream's checkpoint is the last position of the current settled tip. */
@@ -176,9 +205,10 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
     }
   });
 
-  it('a re-run right away changes nothing and records a second ok run', async () => {
+  it('a re-run right away changes nothing and records a second ok run: 0 new rows, the overlap re-read as replaced', async () => {
     const before = snapshots[0]!;
     const after = await sync();
+    expectRunCounts(before, after, tipBlock(devnet).seqno);
     for (const diff of diffSnapshots(before.tables, after.tables)) expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
     if (kind === 'parquet') for (const diff of diffSnapshots(before.glob!, after.glob!)) expect(mismatch(diff), `glob ${describeDiff(diff)}`).toEqual(NO_MISMATCH);
     expect(after.checkpoints).toEqual(before.checkpoints);
@@ -222,9 +252,11 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
 
   it('after the chain grows by 40 blocks, a sync adds exactly the new rows and advances the checkpoints', async () => {
     const before = snapshots.at(-1)!;
+    const previousTip = tipBlock(devnet).seqno;
     devnet.grow(40);
     expect(tipBlock(devnet).seqno).toBe(FIRST_MC + BLOCKS + 10 + 40 - 1);
     const after = await sync();
+    expectRunCounts(before, after, previousTip);
     expectCheckpointsAtTip(after);
     for (const stream of streams) expect(after.checkpoints.get(stream.name)!, stream.name).toBeGreaterThan(before.checkpoints.get(stream.name)!);
     expectEqualsTruth(after);

@@ -227,6 +227,26 @@ describe.concurrent.each([duckdb, parquet].map((sut) => [sut.name, sut] as const
     expect(oneByOne[3]).toBe('{"lt":"7"}');
   });
 
+  it('says per table how many rows took the place of a row of the same key, stored or earlier in the group', async () => {
+    await withSink(async (sink) => {
+      expect(await sink.commitAll([firstBatch])).toEqual(new Map([['transfers', 0], ['actions', 0]]));
+      const resent: StreamCommit = {
+        stream: 'transfers',
+        // Transfer 1 is stored; trace 1 is re-sent with its action a (stored), without b, and with a new c.
+        rows: new Map([tableRows(transfers, [transfer(1, { comment: 'again' }), transfer(4)]), tableRows(actions, [action(1, 'a'), action(1, 'c')])]),
+        checkpoint: '{"lt":"1000004"}',
+      };
+      // Transfer 4 again, after the commit above in the same group; transfer 5 is new.
+      const later: StreamCommit = { stream: 'transfers', rows: new Map([tableRows(transfers, [transfer(4, { comment: 'later' }), transfer(5)])]), checkpoint: '{"lt":"1000005"}' };
+      expect(await sink.commitAll([resent, later])).toEqual(new Map([['transfers', 2], ['actions', 1]]));
+      // Trace 2 re-sent twice in one group, then a trace dropped with no rows left: nothing of it takes a stored row's place but a.
+      const twice: StreamCommit = { stream: 'actions', rows: new Map([tableRows(actions, [action(2, 'a'), action(2, 'd')])]), checkpoint: '6' };
+      const dropped: StreamCommit = { stream: 'actions', rows: new Map(), replace: [{ table: 'actions', column: 'trace_id', values: [hashOf(1)] }], checkpoint: '7' };
+      expect(await sink.commitAll([twice, twice, dropped])).toEqual(new Map([['actions', 3]]));
+      expect(await sink.commitAll([firstBatch])).toEqual(new Map([['transfers', 3], ['actions', 1]]));
+    });
+  });
+
   it.each([
     { column: 'trace_end_lt', bad: { trace_end_lt: -1n }, message: /Table actions, row 1 \(trace_id=".*", action_id="b"\), column trace_end_lt: expected a logical time from 0 to 2\^63-1, got -1n/ },
     { column: 'trace_end_lt ≥ 2^63', bad: { trace_end_lt: 2n ** 63n }, message: /column trace_end_lt: expected a logical time from 0 to 2\^63-1, got 9223372036854775808n/ },
@@ -273,10 +293,10 @@ describe.concurrent.each([duckdb, parquet].map((sut) => [sut.name, sut] as const
       ]);
       const run = {
         run_id: 'r1', command: 'sync', started_at: NOW, ended_at: null, status: 'running',
-        rows: '{}', requests: '{}', retries: 0, error: null, tip_seqno: null, tip_time: null,
+        rows: '{}', rows_replaced: null, requests: '{}', retries: 0, error: null, tip_seqno: null, tip_time: null,
       };
       await sink.recordRun(run);
-      const ended = { ...run, ended_at: NOW + 5, status: 'ok', rows: '{"transfers":3}', tip_seqno: 50_000_120, tip_time: NOW - 60 };
+      const ended = { ...run, ended_at: NOW + 5, status: 'ok', rows: '{"transfers":3}', rows_replaced: '{"transfers":0}', tip_seqno: 50_000_120, tip_time: NOW - 60 };
       await sink.recordRun(ended);
       expect(await sut.rows(sink, path, etlRuns)).toEqual([ended]);
     });

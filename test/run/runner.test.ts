@@ -79,11 +79,12 @@ async function recordingSink(log: Log, commits: StreamCommit[], delayMs = 0): Pr
     close: () => duckdb.close(),
     commitAll: async (group) => {
       await new Promise((resolve) => setTimeout(resolve, delayMs));
-      await duckdb.commitAll(group);
+      const replaced = await duckdb.commitAll(group);
       for (const commit of group) {
         commits.push(commit);
         log.push(`committed ${Number(decodeCheckpoint(commit.checkpoint).position) - BASE}`);
       }
+      return replaced;
     },
   };
   return { sink, duckdb };
