@@ -145,6 +145,8 @@ export interface PipelineSpec {
   readonly start?: string;
   /** @default 0 */
   readonly lagBlocks?: number;
+  /** Page worker threads (`workers:`). @default the CLI's default for the cores */
+  readonly workers?: number;
 }
 
 export function writePipeline(dir: string, name: string, spec: PipelineSpec): string {
@@ -158,6 +160,7 @@ export function writePipeline(dir: string, name: string, spec: PipelineSpec): st
     `lag: { mc_blocks: ${spec.lagBlocks ?? 0} }`,
     `streams: [${spec.streams.join(', ')}]`,
     `sink: { kind: ${spec.sink.kind}, path: ${spec.sink.path} }`,
+    ...(spec.workers === undefined ? [] : [`workers: ${spec.workers}`]),
   ];
   const file = join(dir, `${name}.yaml`);
   writeFileSync(file, `${lines.join('\n')}\n`);

@@ -52,8 +52,19 @@ export interface LocalCostResult {
   /** The DuckDB write path per value and as data chunks, alternated in one process (bench/commit-paths.ts). */
   readonly commitPaths: CommitPaths;
   readonly profile: (ProfileSummary & { readonly transactions: number }) | undefined;
+  /** ETL → DuckDB with 0, 1 and 2 page workers (issue 13 goal 3), each the lower of two runs. */
+  readonly byWorkers: readonly WorkersFigure[];
   readonly loadBefore: number;
 }
+
+/** One run's figure at a number of page workers: CPU per 100k and transactions/s (wall, node start-up included). */
+export interface WorkersFigure extends CostFigure {
+  readonly workers: number;
+  readonly rowsPerSecond: number;
+}
+
+/** Page workers compared by the local-cost and replay benchmarks (0: all in the main thread). */
+export const WORKER_COUNTS = [0, 1, 2] as const;
 
 function figure(run: ProcessRun, transactions: number): CostFigure {
   return {
@@ -75,8 +86,8 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
     const { url } = await devnet.serve(1_000_000, 0);
     const range = await devnet.range(1, transactions);
     const rangeArgs = ['--from', `lt:${range.fromLt}`, '--to', `lt:${range.toLt}`];
-    const pipeline = (name: string, kind: 'duckdb' | 'parquet'): string =>
-      writePipeline(dir, name, { baseUrl: url, rps: 1000, concurrency: 8, streams: ['transactions'], sink: { kind, path: join(dir, kind === 'duckdb' ? `${name}.duckdb` : name) } });
+    const pipeline = (name: string, kind: 'duckdb' | 'parquet', workers?: number): string =>
+      writePipeline(dir, name, { baseUrl: url, rps: 1000, concurrency: 8, streams: ['transactions'], sink: { kind, path: join(dir, kind === 'duckdb' ? `${name}.duckdb` : name) }, workers });
 
     // Saved first: the devnet renders each message body once and keeps it, so the measured runs
     // below compete with a devnet that only serves, as a production ETL competes with nothing.
@@ -117,6 +128,15 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
     const commitPaths = JSON.parse((await runBenchScript('commit-paths.js', ['--pages', pagesDir, '--dir', pathsDir])).stdout) as CommitPaths;
     log(`local cost: DuckDB write path per 100k tx, per value ${commitPaths.perValue.join(' ')}, data chunks ${commitPaths.chunks.join(' ')}`);
 
+    const byWorkers: WorkersFigure[] = [];
+    for (const workers of WORKER_COUNTS) {
+      const best = await lowerOfTwo((n) => runCli('backfill', pipeline(`etl-workers${workers}-${n}`, 'duckdb', workers), rangeArgs));
+      const rows = (await readDuckDBWarehouse(join(dir, `etl-workers${workers}-${best.n}.duckdb`))).tables['transactions'] ?? 0;
+      const cost = figure(best.run, rows);
+      byWorkers.push({ ...cost, workers, rowsPerSecond: round(rows / best.run.wallSeconds) });
+      log(`local cost: ${workers} page workers: ${cost.per100k} CPU-s per 100k, ${round(rows / best.run.wallSeconds)} tx/s, peak RSS ${cost.peakRssMiB} MiB`);
+    }
+
     let profile: LocalCostResult['profile'];
     if (profileTransactions > 0) {
       const profileDir = join(dir, 'profile');
@@ -143,6 +163,7 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
       stages,
       commitPaths,
       profile,
+      byWorkers,
       loadBefore,
     };
   } finally {

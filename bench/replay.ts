@@ -4,7 +4,8 @@
  * devnet rendering pages on the same two cores. For each rps: the CLI backfills the range once
  * through a recording listener (unthrottled; the answers are kept byte for byte), then again, into a
  * fresh warehouse, through a replaying listener with `rps` and the latency; only that second run is
- * measured, from its first request to its exit.
+ * measured, from its first request to its exit. The replay runs once for each number of page
+ * workers (0, 1, 2 and the CLI's default), alternating within one rps, so they compare in one run.
  *
  *   ceiling = rps × 1000 (items per page)     ratio = transactions/s ÷ ceiling
  *   CPU ceiling = cores ÷ (ETL + replay server CPU-seconds per transaction)
@@ -12,8 +13,9 @@
  *   node .bench-build/bench/replay.js [transactions=60000] [rps=10,25,100]
  */
 import { join } from 'node:path';
-import { defaultConcurrency } from '../src/config/defaults.js';
+import { defaultConcurrency, defaultWorkers } from '../src/config/defaults.js';
 import { CORES, DevnetProcess, load, log, readDuckDBWarehouse, round, runCli, tempDir, writePipeline } from './harness.js';
+import { WORKER_COUNTS } from './local-cost.js';
 
 /** Items per page of /api/v3/transactions at the ETL's limit. */
 const PAGE_ITEMS = 1000;
@@ -28,6 +30,10 @@ export const REPLAY_CASES: readonly ReplayCase[] = [10, 25, 100].map((rps) => ({
 export interface ReplayResult {
   readonly rps: number;
   readonly latencyMs: number;
+  /** Page worker threads of the run (issue 13 goal 3). */
+  readonly workers: number;
+  /** Whether `workers` is the CLI's default on this machine (the run goal 2 is judged by). */
+  readonly defaultWorkers: boolean;
   readonly concurrency: number;
   readonly transactions: number;
   /** First request → exit, s. */
@@ -60,52 +66,66 @@ export async function measureReplay(transactions: number, cases: readonly Replay
     const rangeArgs = ['--from', `lt:${range.fromLt}`, '--to', `lt:${range.toLt}`];
     for (const c of cases) {
       const name = `rps${c.rps}-lat${c.latencyMs}`;
-      const pipeline = (label: string, baseUrl: string): string =>
-        writePipeline(dir, `${name}-${label}`, { baseUrl, rps: c.rps, streams: ['transactions'], sink: { kind: 'duckdb', path: join(dir, `${name}-${label}.duckdb`) } });
+      const pipeline = (label: string, baseUrl: string, workers?: number): string =>
+        writePipeline(dir, `${name}-${label}`, { baseUrl, rps: c.rps, streams: ['transactions'], sink: { kind: 'duckdb', path: join(dir, `${name}-${label}.duckdb`) }, workers });
       const recorder = await devnet.record(upstream.id);
       await runCli('backfill', pipeline('record', recorder.url), rangeArgs);
       await devnet.closeListener(recorder.id);
-
-      const replayer = await devnet.replay(upstream.id, c.rps, c.latencyMs);
-      const loadBefore = load();
-      const before = await devnet.usage();
-      const run = await runCli('backfill', pipeline('replay', replayer.url), rangeArgs);
-      const after = await devnet.usage();
-      const stats = await devnet.stats(replayer.id);
-      await devnet.closeListener(replayer.id);
-      const rows = (await readDuckDBWarehouse(join(dir, `${name}-replay.duckdb`))).tables['transactions'] ?? 0;
-      const runSeconds = (run.exitedAt - (stats.firstAt ?? run.spawnedAt)) / 1000;
-      const replayCpu = after.cpuSeconds - before.cpuSeconds;
-      const ceiling = c.rps * PAGE_ITEMS;
-      const result: ReplayResult = {
-        rps: c.rps,
-        latencyMs: c.latencyMs,
-        concurrency: defaultConcurrency(c.rps),
-        transactions: rows,
-        runSeconds: round(runSeconds, 2),
-        rowsPerSecond: round(rows / runSeconds),
-        ceilingRowsPerSecond: ceiling,
-        ratio: round(rows / runSeconds / ceiling, 3),
-        requests: stats.requests,
-        rateLimited: stats.rateLimited,
-        notReplayed: stats.notReplayed,
-        etlCpuSeconds: round(run.cpuSeconds, 2),
-        etlPer100k: round((run.cpuSeconds / rows) * 100_000, 2),
-        replayCpuSeconds: round(replayCpu, 2),
-        cpuCeilingRowsPerSecond: round(CORES / ((run.cpuSeconds + replayCpu) / rows)),
-        etlPeakRssMiB: run.peakRssMiB,
-        loadBefore,
-      };
-      log(
-        `replay rps ${c.rps} latency ${c.latencyMs} ms: ${rows} tx in ${result.runSeconds} s = ${result.rowsPerSecond}/s, ratio ${result.ratio} of ${ceiling}/s, ` +
-          `${result.etlPer100k} ETL CPU-s per 100k, ${result.requests} requests (${result.notReplayed} not replayed, ${result.rateLimited} × 429)`,
-      );
-      results.push(result);
+      for (const workers of [...new Set([...WORKER_COUNTS, defaultWorkers()])]) results.push(await replayOnce(devnet, upstream.id, c, workers, pipeline, rangeArgs, dir));
     }
   } finally {
     await devnet.stop();
   }
   return results;
+}
+
+async function replayOnce(
+  devnet: DevnetProcess,
+  upstream: number,
+  c: ReplayCase,
+  workers: number,
+  pipeline: (label: string, baseUrl: string, workers?: number) => string,
+  rangeArgs: string[],
+  dir: string,
+): Promise<ReplayResult> {
+  const name = `rps${c.rps}-lat${c.latencyMs}`;
+  const replayer = await devnet.replay(upstream, c.rps, c.latencyMs);
+  const loadBefore = load();
+  const before = await devnet.usage();
+  const run = await runCli('backfill', pipeline(`replay-w${workers}`, replayer.url, workers), rangeArgs);
+  const after = await devnet.usage();
+  const stats = await devnet.stats(replayer.id);
+  await devnet.closeListener(replayer.id);
+  const rows = (await readDuckDBWarehouse(join(dir, `${name}-replay-w${workers}.duckdb`))).tables['transactions'] ?? 0;
+  const runSeconds = (run.exitedAt - (stats.firstAt ?? run.spawnedAt)) / 1000;
+  const replayCpu = after.cpuSeconds - before.cpuSeconds;
+  const ceiling = c.rps * PAGE_ITEMS;
+  const result: ReplayResult = {
+    rps: c.rps,
+    latencyMs: c.latencyMs,
+    workers,
+    defaultWorkers: workers === defaultWorkers(),
+    concurrency: defaultConcurrency(c.rps),
+    transactions: rows,
+    runSeconds: round(runSeconds, 2),
+    rowsPerSecond: round(rows / runSeconds),
+    ceilingRowsPerSecond: ceiling,
+    ratio: round(rows / runSeconds / ceiling, 3),
+    requests: stats.requests,
+    rateLimited: stats.rateLimited,
+    notReplayed: stats.notReplayed,
+    etlCpuSeconds: round(run.cpuSeconds, 2),
+    etlPer100k: round((run.cpuSeconds / rows) * 100_000, 2),
+    replayCpuSeconds: round(replayCpu, 2),
+    cpuCeilingRowsPerSecond: round(CORES / ((run.cpuSeconds + replayCpu) / rows)),
+    etlPeakRssMiB: run.peakRssMiB,
+    loadBefore,
+  };
+  log(
+    `replay rps ${c.rps} latency ${c.latencyMs} ms, ${workers} page workers: ${rows} tx in ${result.runSeconds} s = ${result.rowsPerSecond}/s, ratio ${result.ratio} of ${ceiling}/s, ` +
+      `${result.etlPer100k} ETL CPU-s per 100k, ${result.requests} requests (${result.notReplayed} not replayed, ${result.rateLimited} × 429)`,
+  );
+  return result;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -28,6 +28,7 @@ const VECTOR_ITEMS: Readonly<Record<string, VectorItem>> = {
   int32: same,
   int64: same,
   uint64: same,
+  logicalTime: same,
   amount: (value: bigint) => new DuckDBDecimalValue(value, 38, 0),
   timestamptz: (value: number) => new DuckDBTimestampTZValue(BigInt(value) * MICROS_PER_SECOND),
   date: (value: string) => new DuckDBDateValue(Date.parse(`${value}T00:00:00Z`) / MILLIS_PER_DAY),

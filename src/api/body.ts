@@ -1,3 +1,4 @@
+import { parseJson } from '../core/exact-json.js';
 import { ResponseTooLargeError } from './errors.js';
 
 /** Megabytes (2^20 bytes) one response body may take, after decompression. */
@@ -49,4 +50,33 @@ function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
     at += chunk.byteLength;
   }
   return body;
+}
+
+/**
+ * What a successful body becomes: the JSON value by default (`jsonBody`), or a caller's reading of
+ * the bytes (a stream's page parsed, validated and turned into rows, possibly in a worker thread).
+ * It runs inside the request's attempt, so a body that is not JSON is retried like any other.
+ */
+export type BodyReader<T> = (body: Uint8Array) => T | Promise<T>;
+
+/** Thrown by a BodyReader when the body is not JSON; the client makes it an InvalidBodyError (retried). */
+export class NotJsonError extends Error {
+  /** `detail`: JSON.parse's own words; `startsWithTag`: the text begins with `<` (an HTML page). */
+  constructor(
+    readonly detail: string,
+    readonly startsWithTag: boolean,
+  ) {
+    super(detail);
+    this.name = 'NotJsonError';
+  }
+}
+
+/** The body's text parsed as JSON (inexact numbers kept as their text), or a NotJsonError. */
+export function jsonBody(body: Uint8Array): unknown {
+  const text = new TextDecoder().decode(body);
+  try {
+    return parseJson(text);
+  } catch (cause) {
+    throw new NotJsonError(String(cause), /^\s*</.test(text));
+  }
 }

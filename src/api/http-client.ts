@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
 import { RetryableError } from '../core/errors.js';
-import { parseJson } from '../core/exact-json.js';
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, type BackoffOptions } from './backoff.js';
-import { DEFAULT_MAX_RESPONSE_MB, readCappedBody } from './body.js';
+import { DEFAULT_MAX_RESPONSE_MB, jsonBody, NotJsonError, readCappedBody, type BodyReader } from './body.js';
 import {
   ApiNetworkError,
   ApiRequestError,
@@ -55,11 +54,13 @@ export interface ApiClientOptions {
   readonly random?: () => number;
 }
 
-export interface GetOptions {
+export interface GetOptions<T = unknown> {
   /** Extra request headers, e.g. `X-No-Address-Book`; they cannot replace `X-API-Key`. @default {} */
   readonly headers?: Readonly<Record<string, string>>;
   /** Cancels waiting, backoff and the request in flight; the signal's reason is thrown. @default undefined */
   readonly signal?: AbortSignal;
+  /** What a successful body becomes; a NotJsonError it throws is retried as an invalid body. @default jsonBody */
+  readonly read?: BodyReader<T>;
 }
 
 /** Counters for the run's stats. */
@@ -77,7 +78,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * The HTTP client of one network: rate limit, timeouts and retries live here and nowhere else.
- * `get` resolves to the parsed JSON or throws a FatalError (do not retry) or a RetryableError
+ * `get` resolves to the parsed JSON (or what `read` makes of the body) or throws a FatalError (do not retry) or a RetryableError
  * (retries exhausted; the last failure is its `cause`).
  */
 export class ApiClient {
@@ -121,7 +122,7 @@ export class ApiClient {
     return this.#apiVersion;
   }
 
-  async get(path: string, params: QueryParams = {}, opts: GetOptions = {}): Promise<unknown> {
+  async get<T = unknown>(path: string, params: QueryParams = {}, opts: GetOptions<T> = {}): Promise<T> {
     const url = buildUrl(this.baseUrl, path, params);
     const endpoint = url.pathname;
     for (let retry = 0; ; retry++) {
@@ -150,7 +151,7 @@ export class ApiClient {
   }
 
   /** `retry`: attempts made before this one. */
-  async #attempt(url: URL, endpoint: string, opts: GetOptions, retry: number): Promise<unknown> {
+  async #attempt<T>(url: URL, endpoint: string, opts: GetOptions<T>, retry: number): Promise<T> {
     this.#stats.requests++;
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const signal = opts.signal === undefined ? timeout : AbortSignal.any([timeout, opts.signal]);
@@ -170,7 +171,7 @@ export class ApiClient {
       throw this.#transportError(err, endpoint, timeout, opts.signal, 'connection lost while reading the body');
     }
     this.#stats.bytes += body.byteLength;
-    if (response.status >= 200 && response.status < 300) return this.#parse(response, body, endpoint);
+    if (response.status >= 200 && response.status < 300) return this.#parse(response, body, endpoint, opts.read ?? (jsonBody as BodyReader<T>));
     // Paused before this task settles, so the queue starts nothing between the 429 and the pause.
     if (response.status === 429) this.#pauseAll(endpoint, this.#rateLimitPauseMs(response.headers, retry));
     throw this.#statusError(response.status, new TextDecoder().decode(body), endpoint, url);
@@ -190,7 +191,7 @@ export class ApiClient {
     this.#log.debug({ api_version: version, server_timing: headers.get('server-timing') ?? undefined }, 'API version');
   }
 
-  #parse(response: Response, body: Uint8Array, endpoint: string): unknown {
+  async #parse<T>(response: Response, body: Uint8Array, endpoint: string, read: BodyReader<T>): Promise<T> {
     const contentType = response.headers.get('content-type') ?? '';
     const fields = { endpoint, status: response.status, contentType };
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
@@ -203,13 +204,14 @@ export class ApiClient {
         truncated: true,
       });
     }
-    const text = new TextDecoder().decode(body);
+    const length = body.byteLength;
     try {
-      return parseJson(text);
+      return await read(body);
     } catch (cause) {
-      const html = /html/i.test(contentType) || /^\s*</.test(text);
-      const what = html ? `an HTML page` : `invalid JSON (${this.#redactor.redact(String(cause))})`;
-      throw new InvalidBodyError(`HTTP ${response.status} with ${what}, ${body.byteLength} bytes, ${contentType || 'no content type'}`, {
+      if (!(cause instanceof NotJsonError)) throw cause;
+      const html = /html/i.test(contentType) || cause.startsWithTag;
+      const what = html ? `an HTML page` : `invalid JSON (${this.#redactor.redact(cause.detail)})`;
+      throw new InvalidBodyError(`HTTP ${response.status} with ${what}, ${length} bytes, ${contentType || 'no content type'}`, {
         ...fields,
         html,
         truncated: false,

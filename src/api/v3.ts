@@ -10,6 +10,7 @@ import { FatalError } from '../core/errors.js';
 import type { QueryParams } from '../core/query-params.js';
 import type { PageRequest, SnapshotPageRequest } from '../core/stream.js';
 import { ApiContractError } from './errors.js';
+import type { BodyReader } from './body.js';
 import type { ApiClient } from './http-client.js';
 import { describeIssues, looseObject, safeUint, uint64String } from './wire.js';
 
@@ -76,12 +77,16 @@ export class V3Api {
       headers: enrichmentHeaders(options),
       signal: options.signal,
     });
-    if (typeof body !== 'object' || body === null || !Array.isArray((body as Record<string, unknown>)[key])) {
-      throw new ApiContractError(`GET ${endpoint}: expected an object with a "${key}" array, got ${preview(body)}`, {
-        endpoint,
-      });
-    }
-    return body as V3Page<K>;
+    if (!isListPage(body, key)) throw notAList(endpoint, key, preview(body));
+    return body;
+  }
+
+  /**
+   * One page of a list as `read` makes it of the body's bytes (parsed, checked against the list's
+   * envelope with `isListPage`/`notAList`, turned into rows), inside the request's attempt.
+   */
+  async listRead<T>(endpoint: string, query: QueryParams, read: BodyReader<T>, options: CallOptions = {}): Promise<T> {
+    return this.#http.get(endpoint, query, { headers: enrichmentHeaders(options), signal: options.signal, read });
   }
 
   async #parsed<T>(endpoint: string, query: QueryParams, schema: z.ZodType<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -146,7 +151,18 @@ export function checkedLimit(limit: number): number {
   return limit;
 }
 
-function preview(value: unknown): string {
+/** Whether a parsed body is a list page: an object with an array under `key`. */
+export function isListPage<K extends string>(body: unknown, key: K): body is V3Page<K> {
+  return typeof body === 'object' && body !== null && Array.isArray((body as Record<string, unknown>)[key]);
+}
+
+/** The error of a body that is not a list page; `shown` is `preview` of the body. */
+export function notAList(endpoint: string, key: string, shown: string): ApiContractError {
+  return new ApiContractError(`GET ${endpoint}: expected an object with a "${key}" array, got ${shown}`, { endpoint });
+}
+
+/** A body as an error message shows it: its JSON, cut at 120 characters. */
+export function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { DEFAULT_BASE_URLS, NETWORKS } from '../api/network.js';
 
 export { DEFAULT_MAX_RESPONSE_MB } from '../api/body.js';
@@ -29,10 +30,19 @@ export function defaultConcurrency(rps: number): number {
   return Math.min(MAX_DEFAULT_CONCURRENCY, Math.max(1, Math.ceil(rps / 2)));
 }
 
+/** Upper bound of the default number of page workers. */
+export const MAX_DEFAULT_WORKERS = 8;
+
+/** One page worker per core but the main thread's (at least one), capped: the writer stays one thread. */
+export function defaultWorkers(cores: number = availableParallelism()): number {
+  return Math.min(MAX_DEFAULT_WORKERS, Math.max(1, cores - 1));
+}
+
 /** The defaults above in words, for help and docs. */
 export const DEFAULT_LABELS = {
   baseUrl: NETWORKS.map((n) => `${DEFAULT_BASE_URLS[n]} (${n})`).join(', '),
   rps: `${DEFAULT_RPS_WITH_KEY} with an API key, else ${DEFAULT_RPS_WITHOUT_KEY}`,
   concurrency: `min(${MAX_DEFAULT_CONCURRENCY}, max(1, ceil(rps / 2)))`,
+  workers: `min(${MAX_DEFAULT_WORKERS}, max(1, cores − 1))`,
   start: 'the settled tip at the first run',
 } as const;

@@ -24,6 +24,8 @@ export interface PipelineSettings {
   readonly apiKeyEnv: string | undefined;
   readonly rate: { readonly rps: number; readonly concurrency: number };
   readonly http: { readonly timeoutSeconds: number; readonly retries: number; readonly maxResponseMb: number };
+  /** Worker threads that prepare pages (parse, validate, rows); 0: the main thread. */
+  readonly workers: number;
   readonly start: StartPoint;
   readonly lag: { readonly mcBlocks: number };
   readonly actionsOverlap: { readonly mcBlocks: number };
@@ -57,6 +59,7 @@ export class Pipeline implements PipelineSettings {
   readonly apiKeyEnv: string | undefined;
   readonly rate: PipelineSettings['rate'];
   readonly http: PipelineSettings['http'];
+  readonly workers: number;
   readonly start: StartPoint;
   readonly lag: PipelineSettings['lag'];
   readonly actionsOverlap: PipelineSettings['actionsOverlap'];
@@ -74,6 +77,7 @@ export class Pipeline implements PipelineSettings {
     this.apiKeyEnv = s.apiKeyEnv;
     this.rate = s.rate;
     this.http = s.http;
+    this.workers = s.workers;
     this.start = s.start;
     this.lag = s.lag;
     this.actionsOverlap = s.actionsOverlap;
@@ -101,6 +105,7 @@ export class Pipeline implements PipelineSettings {
       apiKey: this.#apiKey === undefined ? undefined : REDACTED,
       rate: this.rate,
       http: this.http,
+      workers: this.workers,
       start,
       lag: this.lag,
       actionsOverlap: this.actionsOverlap,

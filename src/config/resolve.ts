@@ -3,7 +3,7 @@ import { ConfigError } from '../core/errors.js';
 import { inTypeScriptNames } from '../core/stream.js';
 import { checkBaseUrl, keyInBaseUrl } from './base-url.js';
 import { checkLocalSinkPath } from './sink-path.js';
-import { defaultConcurrency, defaultRps } from './defaults.js';
+import { defaultConcurrency, defaultRps, defaultWorkers } from './defaults.js';
 import { describeProblem } from '../options/expect.js';
 import { Pipeline, type PipelineStreams, type StartPoint } from './pipeline.js';
 import { SINK_KINDS, type PipelineFile, type SinkKind } from './schema.js';
@@ -51,6 +51,7 @@ export function resolvePipeline(
       apiKeyEnv: file.api_key_env,
       rate: { rps, concurrency: file.rate?.concurrency ?? defaultConcurrency(rps) },
       http: { timeoutSeconds: file.http.timeout_seconds, retries: file.http.retries, maxResponseMb: file.http.max_response_mb },
+      workers: file.workers ?? defaultWorkers(),
       start: startPoint(file.start),
       lag: { mcBlocks: file.lag.mc_blocks },
       actionsOverlap: { mcBlocks: file.actions_overlap.mc_blocks },

@@ -131,6 +131,12 @@ export const pipelineFileSchema = closedMap(
     )
       .prefault({})
       .meta({ description: 'How long to wait for a request, how often to retry it, and how large a response may be.' }),
+    workers: wholeNumber(0, 'worker threads, an integer ≥ 0').optional().meta({
+      description:
+        'Worker threads that parse and validate pages and build their rows, beside the main thread, which fetches and writes (one writer). 0 does it all in the main thread. A run of one page per stream (a cron sync near the tip) starts none.',
+      typeLabel: 'integer ≥ 0',
+      defaultLabel: DEFAULT_LABELS.workers,
+    }),
     start: start().optional().meta({
       description:
         'Where the warehouse begins: exactly one of lt, utime, mc_seqno; every sync fetches what is missing from there to the settled tip. Without it the first run starts at the settled tip and later runs take only new data (cron).',

@@ -7,9 +7,8 @@
  * a bounded number of requests. A position that cannot be completed fails the run rather than store
  * part of it.
  */
-import type { V3Api } from '../api/v3.js';
-import type { PageRequest, StreamDefinition } from '../core/stream.js';
-import { fetchCheckedPage, type CheckedPage, type Reject } from './checked-page.js';
+import type { PageRequest } from '../core/stream.js';
+import type { CheckedPage, CheckedReject, PagedStream, PageReader } from './checked-page.js';
 import { pagingViolation } from './page-check.js';
 
 /** Pages one position may span at most (50,000 items at limit 1000): a service ignoring offset ends here. */
@@ -20,7 +19,7 @@ const REQUESTS_PER_PAGE = 20;
 
 export interface CrowdedPosition<Item> {
   readonly items: Item[];
-  readonly rejects: Reject[];
+  readonly rejects: CheckedReject[];
   readonly addressBook: Record<string, unknown>;
 }
 
@@ -33,18 +32,13 @@ export interface CrowdedRequest {
 }
 
 /** Every item at `position`, or a PagingContractError. */
-export async function readCrowdedPosition<Item, Filters>(
-  stream: StreamDefinition<Item, Filters>,
-  api: V3Api,
-  filters: Filters,
-  at: CrowdedRequest,
-): Promise<CrowdedPosition<Item>> {
-  const held = new Held(stream);
+export async function readCrowdedPosition<Item>(stream: PagedStream<Item>, read: PageReader<Item>, at: CrowdedRequest): Promise<CrowdedPosition<Item>> {
+  const held = new Held<Item>(stream);
   let requests = 0;
   const request = (offset: number): PageRequest => ({ from: at.position, to: at.position, limit: at.limit, offset, signal: at.signal });
   const fetch = async (offset: number): Promise<CheckedPage<Item>> => {
     requests += 1;
-    return fetchCheckedPage(stream, api, filters, request(offset));
+    return read(request(offset));
   };
 
   let size: number | undefined;
@@ -88,7 +82,7 @@ export async function readCrowdedPosition<Item, Filters>(
 }
 
 /** Whether two pages hold the same items in the same order. */
-function samePage<Item, Filters>(stream: StreamDefinition<Item, Filters>, a: CheckedPage<Item>, b: CheckedPage<Item>): boolean {
+function samePage<Item>(stream: PagedStream<Item>, a: CheckedPage<Item>, b: CheckedPage<Item>): boolean {
   return a.received === b.received && a.rejects.length === b.rejects.length && a.ok.every((item, i) => stream.key(item) === stream.key(b.ok[i]!));
 }
 
@@ -97,12 +91,12 @@ function samePage<Item, Filters>(stream: StreamDefinition<Item, Filters>, a: Che
  * (else by their JSON text). An item the service sends broken in one answer and valid in another is
  * one item, held valid: counted twice, the position would look complete with another item missing.
  */
-class Held<Item, Filters> {
+class Held<Item> {
   readonly #items = new Map<string, Item>();
-  readonly #rejects = new Map<string, Reject>();
+  readonly #rejects = new Map<string, CheckedReject>();
   readonly addressBook: Record<string, unknown> = {};
 
-  constructor(private readonly stream: StreamDefinition<Item, Filters>) {}
+  constructor(private readonly stream: PagedStream<Item>) {}
 
   get count(): number {
     return this.#items.size + this.#rejects.size;
@@ -112,7 +106,7 @@ class Held<Item, Filters> {
     return [...this.#items.values()];
   }
 
-  get rejects(): Reject[] {
+  get rejects(): CheckedReject[] {
     return [...this.#rejects.values()];
   }
 
@@ -123,20 +117,8 @@ class Held<Item, Filters> {
       this.#rejects.delete(key);
     }
     for (const reject of page.rejects) {
-      const identity = this.#identity(reject);
-      if (!this.#items.has(identity) && !this.#rejects.has(identity)) this.#rejects.set(identity, reject);
+      if (!this.#items.has(reject.identity) && !this.#rejects.has(reject.identity)) this.#rejects.set(reject.identity, reject);
     }
     if (typeof page.addressBook === 'object' && page.addressBook !== null) Object.assign(this.addressBook, page.addressBook);
-  }
-
-  /** The key a rejected item's raw fields give when the key fields themselves are sound, else its JSON text. */
-  #identity(reject: Reject): string {
-    try {
-      const key = this.stream.key(reject.raw as Item);
-      if (typeof key === 'string') return key;
-    } catch {
-      // The key fields are what is broken.
-    }
-    return `raw:${JSON.stringify(reject.raw)}`;
   }
 }

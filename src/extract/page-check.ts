@@ -22,7 +22,7 @@ export function pagingViolation(stream: { readonly endpoint: string; readonly ax
 }
 
 /** Throws a PagingContractError unless the page keeps the request's bounds, order, uniqueness and limit. */
-export function checkPage<Item, Filters>(stream: StreamDefinition<Item, Filters>, request: PageRequest, items: readonly Item[], received: number): void {
+export function checkPage<Item>(stream: Pick<StreamDefinition<Item, never>, 'endpoint' | 'axis' | 'position' | 'key'>, request: PageRequest, items: readonly Item[], received: number): void {
   const axis = stream.axis;
   if (received > request.limit) throw pagingViolation(stream, request, `it sent ${received} items for limit ${request.limit}`);
   const keys = new Set<string>();

@@ -11,12 +11,11 @@
  * position by offset: nothing is read twice. A continuation that breaks the order is discarded and
  * its position read again without that shortcut.
  */
-import type { V3Api } from '../api/v3.js';
 import { ApiContractError } from '../api/errors.js';
-import type { PageRequest, StreamDefinition } from '../core/stream.js';
-import { fetchCheckedPage, type CheckedPage, type Reject } from './checked-page.js';
+import type { PageRequest } from '../core/stream.js';
+import type { CheckedPage, PagedStream, PageReader, Reject } from './checked-page.js';
 import { MAX_POSITION_PAGES, readCrowdedPosition } from './crowded-position.js';
-import { inPromisedOrder, pagingViolation } from './page-check.js';
+import { pagingViolation } from './page-check.js';
 
 export interface Page<Item> {
   readonly items: readonly Item[];
@@ -42,17 +41,13 @@ export interface WindowRequest {
   readonly firstPageOnly?: boolean;
 }
 
-export async function* pageWindow<Item, Filters>(
-  stream: StreamDefinition<Item, Filters>,
-  api: V3Api,
-  filters: Filters,
-  window: WindowRequest,
-): AsyncGenerator<Page<Item>> {
+/** Pages the window with `read` (`checkedPages` reads them in this thread). */
+export async function* pageWindow<Item>(stream: PagedStream<Item>, read: PageReader<Item>, window: WindowRequest): AsyncGenerator<Page<Item>> {
   const cursor: Cursor<Item> = { position: window.from, offset: 0, after: undefined, known: false, yielded: new Set(), unordered: undefined, done: window.from > window.to };
   while (!cursor.done) {
     // A suspended generator keeps its variables: cleared after the yield, the page is not held
     // while the next one is fetched.
-    let page: Page<Item> | undefined = await nextPage(stream, api, filters, window, cursor);
+    let page: Page<Item> | undefined = await nextPage(stream, read, window, cursor);
     yield page;
     page = undefined;
   }
@@ -76,20 +71,14 @@ interface Cursor<Item> {
 }
 
 /** Fetches pages at the cursor until one can be yielded; moves the cursor past what it yields. */
-async function nextPage<Item, Filters>(
-  stream: StreamDefinition<Item, Filters>,
-  api: V3Api,
-  filters: Filters,
-  window: WindowRequest,
-  cursor: Cursor<Item>,
-): Promise<Page<Item>> {
+async function nextPage<Item>(stream: PagedStream<Item>, read: PageReader<Item>, window: WindowRequest, cursor: Cursor<Item>): Promise<Page<Item>> {
   for (;;) {
     const at = cursor.position;
     const continuing = cursor.after;
     const request: PageRequest = { from: at, to: window.to, limit: window.limit, offset: continuing === undefined ? 0 : cursor.offset - 1, signal: window.signal };
-    const fetched = await fetchCheckedPage(stream, api, filters, request);
+    const fetched = await read(request);
     const { ok, rejects } = fetched;
-    const ordered = rejects.length === 0 && inPromisedOrder(stream, ok);
+    const ordered = rejects.length === 0 && fetched.ordered;
     const page = (items: readonly Item[], through: bigint, last = false, from: Pick<CheckedPage<Item>, 'rejects' | 'addressBook'> = fetched): Page<Item> => ({
       items: items.filter((item) => stream.position(item) !== at || !cursor.yielded.has(stream.key(item))),
       rejects: from.rejects,
@@ -121,7 +110,7 @@ async function nextPage<Item, Filters>(
     const lastPosition = stream.position(ok[ok.length - 1]!);
     const onePosition = stream.position(ok[0]!) === lastPosition;
     if (onePosition && continuing === undefined && !cursor.known && lastPosition > at && rejects.length === 0) {
-      await expectNothingBefore(stream, api, filters, request, lastPosition);
+      await expectNothingBefore(stream, read, request, lastPosition);
     }
     if (window.firstPageOnly !== true && cursor.unordered !== at && ordered) {
       // Keep the whole page and read on after it, skipping by offset the items of its last position.
@@ -134,7 +123,7 @@ async function nextPage<Item, Filters>(
     }
     if (onePosition) {
       // A whole page at one position, in no verified order: read it by counting, and yield it whole.
-      const crowded = await readCrowdedPosition(stream, api, filters, { position: lastPosition, atLeast: ok.length, limit: window.limit, signal: window.signal });
+      const crowded = await readCrowdedPosition(stream, read, { position: lastPosition, atLeast: ok.length, limit: window.limit, signal: window.signal });
       const done = lastPosition >= window.to;
       const yielded = page(crowded.items, lastPosition, done, crowded);
       moveTo(cursor, lastPosition + 1n);
@@ -154,8 +143,8 @@ async function nextPage<Item, Filters>(
  * A full page of one position above the one asked from says nothing of the positions between (a
  * page of several positions shows its order): one item asked for there must not exist.
  */
-async function expectNothingBefore<Item, Filters>(stream: StreamDefinition<Item, Filters>, api: V3Api, filters: Filters, request: PageRequest, position: bigint): Promise<void> {
-  const probe = await fetchCheckedPage(stream, api, filters, { ...request, to: position - 1n, limit: 1, offset: 0 });
+async function expectNothingBefore<Item>(stream: PagedStream<Item>, read: PageReader<Item>, request: PageRequest, position: bigint): Promise<void> {
+  const probe = await read({ ...request, to: position - 1n, limit: 1, offset: 0 });
   if (probe.received === 0) return;
   const found = probe.ok[0] === undefined ? 'an item' : `${stream.axis} ${stream.position(probe.ok[0])}`;
   throw pagingViolation(stream, request, `it began at ${stream.axis} ${position}, but ${found} lies between: the items are not in ascending order`);

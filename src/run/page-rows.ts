@@ -1,9 +1,12 @@
 import { exactJson } from '../core/exact-json.js';
 import type { Row } from '../core/table.js';
 import type { StreamDefinition } from '../core/stream.js';
+import type { Reject } from '../extract/checked-page.js';
 import type { Page } from '../extract/position-pager.js';
 import type { RejectInput } from '../load/sink.js';
-import { addressesTable, addressRows } from '../streams/addresses.js';
+import { addressesTable } from '../streams/addresses.js';
+import type { PreparedBook, PreparedItem } from './workers/prepared-page.js';
+import { rejectOf } from './workers/prepared-pages.js';
 
 /** A page as rows: what it holds while it waits for its commit. */
 export interface PageRows {
@@ -20,10 +23,10 @@ export interface PageRows {
 }
 
 /**
- * Turns each page into rows as soon as it arrives, so that a page read ahead or waiting for the
- * commit before it holds its rows only, not the API's objects as well.
+ * Gathers each page's rows (its items were made rows as their page was prepared, prepared-page.ts)
+ * by table as soon as it arrives, with its rejects as the dead-letter table keeps them.
  */
-export async function* asPageRows(stream: StreamDefinition, filters: unknown, pages: AsyncGenerator<Page<unknown>>): AsyncGenerator<PageRows> {
+export async function* asPageRows(stream: StreamDefinition, filters: unknown, pages: AsyncGenerator<Page<PreparedItem>>): AsyncGenerator<PageRows> {
   try {
     for (;;) {
       let next = await nextPageRows(stream, filters, pages);
@@ -37,13 +40,13 @@ export async function* asPageRows(stream: StreamDefinition, filters: unknown, pa
   }
 }
 
-async function nextPageRows(stream: StreamDefinition, filters: unknown, pages: AsyncGenerator<Page<unknown>>): Promise<PageRows | undefined> {
+async function nextPageRows(stream: StreamDefinition, filters: unknown, pages: AsyncGenerator<Page<PreparedItem>>): Promise<PageRows | undefined> {
   const next = await pages.next();
   if (next.done === true) return undefined;
   return toPageRows(stream, filters, next.value);
 }
 
-function toPageRows(stream: StreamDefinition, filters: unknown, page: Page<unknown>): PageRows {
+function toPageRows(stream: StreamDefinition, filters: unknown, page: Page<PreparedItem>): PageRows {
   const rows = new Map<string, Row[]>();
   let count = 0;
   const add = (table: string, tableRows: readonly Row[]): void => {
@@ -52,14 +55,25 @@ function toPageRows(stream: StreamDefinition, filters: unknown, page: Page<unkno
     for (const row of tableRows) list.push(row);
   };
   for (const item of page.items) {
-    for (const [table, tableRows] of stream.toRows(item)) {
+    for (const [table, tableRows] of item.rows) {
       add(table, tableRows);
       count += tableRows.length;
     }
   }
-  const book = addressRows(page.addressBook);
-  add(addressesTable.name, book.ok);
+  const book = bookRows(page.addressBook as PreparedBook | undefined);
+  add(addressesTable.name, book.rows);
   const params = JSON.stringify({ ...page.request, filters: filters ?? null });
   const rejects = [...page.rejects, ...book.rejects].map((r) => ({ endpoint: stream.endpoint, params, raw: exactJson(r.raw), reason: r.reason }));
   return { rows, rejects, count, through: page.through, last: page.last, received: page.items.length + page.rejects.length };
+}
+
+/** The `addresses` rows of a prepared address book and its entries' rejects, in the book's order. */
+function bookRows(book: PreparedBook | undefined): { rows: Row[]; rejects: Reject[] } {
+  const rows: Row[] = [];
+  const rejects: Reject[] = [];
+  for (const entry of Object.values(book ?? {})) {
+    if ('row' in entry) rows.push(entry.row);
+    else rejects.push(rejectOf(entry.reject));
+  }
+  return { rows, rejects };
 }

@@ -20,6 +20,8 @@ import { RejectedItemError } from './rejected-item-error.js';
 import { readByKey } from './snapshot-by-key.js';
 import { runSnapshotJob, type SnapshotRunContext } from './snapshot-job.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor, type Window } from './windows.js';
+import { PagePool } from './workers/page-pool.js';
+import { inThisThread, preparedPages, preparedView, type PagePreparer } from './workers/prepared-pages.js';
 
 export interface StreamJob {
   readonly stream: StreamDefinition;
@@ -59,6 +61,10 @@ export interface RunnerOptions {
   readonly strict?: boolean;
   /** Stops starting pages; a page being committed still commits. */
   readonly signal?: AbortSignal;
+  /** Worker threads that prepare pages (parse, validate, rows) once a job needs more than its first page; 0: all in the main thread. @default 0 */
+  readonly workers?: number;
+  /** The page workers' script. @default the compiled page-worker.js (PagePool) */
+  readonly workerScript?: URL;
   readonly onProgress?: (progress: JobProgress) => void;
 }
 
@@ -95,6 +101,8 @@ interface Run {
   readonly tasks: Promise<void>[];
   /** Rows per table that took the place of a row of the same key, over the run's commits. */
   readonly replaced: Map<string, number>;
+  /** Prepares the pages of windows after a scout (undefined: in the main thread). */
+  readonly pool: PagePool | undefined;
 }
 
 /** One job while it runs. */
@@ -120,6 +128,14 @@ interface WindowRun {
 
 export async function runJobs(options: RunnerOptions, plan: Plan): Promise<Map<string, JobResult>> {
   const run = startRun(options);
+  try {
+    return await runAll(run, plan);
+  } finally {
+    await run.pool?.close();
+  }
+}
+
+async function runAll(run: Run, plan: Plan): Promise<Map<string, JobResult>> {
   const results = new Map<string, JobRun['result']>();
   for (const progress of plan.progress) results.set(progress.stream, { rows: 0, replaced: 0, pages: 0, rejects: 0, checkpoint: progress.position });
   for (const job of plan.jobs) {
@@ -177,6 +193,7 @@ function startRun(options: RunnerOptions): Run {
     failed,
     tasks: [],
     replaced,
+    pool: (options.workers ?? 0) > 0 ? new PagePool({ size: options.workers!, script: options.workerScript }) : undefined,
   };
 }
 
@@ -202,7 +219,8 @@ async function readWindow(run: Run, windowRun: WindowRun): Promise<void> {
   run.signal.throwIfAborted();
   const { job } = windowRun.jobRun;
   const request = { ...windowRun.window, limit: pageLimitOf(run, job.stream), signal: run.signal, firstPageOnly: windowRun.scout };
-  const pages = run.budget.pace(asPageRows(job.stream, job.filters, pageWindow(job.stream, run.options.api, job.filters, request)), run.signal);
+  const read = preparedPages(job.stream, run.options.api, job.filters, preparerOf(run, windowRun));
+  const pages = run.budget.pace(asPageRows(job.stream, job.filters, pageWindow(preparedView(job.stream), read, request)), run.signal);
   // The scout stops after its first page when there is more: nothing to read ahead for.
   const source = windowRun.scout ? pages : readAhead(pages);
   try {
@@ -210,6 +228,14 @@ async function readWindow(run: Run, windowRun: WindowRun): Promise<void> {
   } finally {
     await source.return(undefined);
   }
+}
+
+/**
+ * Where a window's pages are prepared: a scout's in the main thread, so that a run of one page (a
+ * cron run near the tip) never starts a worker; the windows it splits into, in the pool.
+ */
+function preparerOf(run: Run, windowRun: WindowRun): PagePreparer {
+  return windowRun.scout || run.pool === undefined ? inThisThread : run.pool.prepare;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { defaultWorkers } from '../../src/config/defaults.js';
 import { parsePipeline } from '../../src/config/index.js';
 import { load, VALID_TAIL } from './helpers.js';
 
@@ -15,6 +16,7 @@ test('without a key: 1 request/s, one in flight, and every other default', () =>
     apiKey: undefined,
     rate: { rps: 1, concurrency: 1 },
     http: { timeoutSeconds: 15, retries: 8, maxResponseMb: 64 },
+    workers: defaultWorkers(),
     start: { kind: 'tip' },
     lag: { mcBlocks: 2 },
     actionsOverlap: { mcBlocks: 150 },
@@ -144,6 +146,12 @@ test('the pipeline is frozen all the way down', () => {
   expect(() => {
     (p.rate as { rps: number }).rps = 99;
   }).toThrow(TypeError);
+});
+
+test('workers: one per core but the main thread, at least one, at most 8; 0 is kept', () => {
+  expect([1, 2, 4, 16].map((cores) => defaultWorkers(cores))).toEqual([1, 1, 3, 8]);
+  expect(load(`network: mainnet\nworkers: 0\n${VALID_TAIL}`).workers).toBe(0);
+  expect(load(`network: mainnet\nworkers: 3\n${VALID_TAIL}`).workers).toBe(3);
 });
 
 test('http timeout, retries and response cap are kept when given', () => {

@@ -18,6 +18,7 @@ test('every option is described', () => {
     'http.timeout_seconds',
     'http.retries',
     'http.max_response_mb',
+    'workers',
     'start',
     'start.lt',
     'start.utime',

@@ -7,7 +7,7 @@ import { STREAM_CHOICE, STREAM_LIST } from '../support/stream-names.js';
 import { configErrorOf, load, VALID_TAIL } from './helpers.js';
 
 const STREAMS = `(streams: ${STREAM_LIST})`;
-const KEYS = '(keys: network, base_url, api_key_env, rate, http, start, lag, actions_overlap, streams, sink)';
+const KEYS = '(keys: network, base_url, api_key_env, rate, http, workers, start, lag, actions_overlap, streams, sink)';
 const ADDRESS = 'expected an address (raw wc:HEX with 64 hex digits, or 48-character user-friendly)';
 const WALLET = 'EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N';
 
@@ -188,6 +188,12 @@ const cases: [string, string, NodeJS.ProcessEnv, string][] = [
     `network: mainnet\nhttp: { max_response_mb: 0 }\n${VALID_TAIL}`,
     {},
     'pipelines/x.yaml:2:26: http.max_response_mb: expected megabytes, a number > 0, got 0',
+  ],
+  [
+    'negative workers',
+    `network: mainnet\nworkers: -1\n${VALID_TAIL}`,
+    {},
+    'pipelines/x.yaml:2:10: workers: expected worker threads, an integer ≥ 0, got -1',
   ],
   [
     'missing env var',

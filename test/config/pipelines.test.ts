@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allStreams } from '../../src/streams/index.js';
 import { expect, test } from 'vitest';
+import { defaultWorkers } from '../../src/config/defaults.js';
 import { loadPipeline } from '../../src/config/index.js';
 
 const DIR = 'pipelines';
@@ -41,6 +42,7 @@ test('demo.yaml: the devnet, all streams, from its first block', () => {
     apiKey: '[redacted]',
     rate: { rps: 50, concurrency: 8 },
     http: { timeoutSeconds: 15, retries: 8, maxResponseMb: 64 },
+    workers: defaultWorkers(),
     start: { kind: 'mc_seqno', mcSeqno: 50_000_000 },
     lag: { mcBlocks: 0 },
     actionsOverlap: { mcBlocks: 150 },

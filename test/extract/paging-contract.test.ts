@@ -13,6 +13,7 @@ import { CheckpointTracker } from '../../src/run/checkpoint-tracker.js';
 import { MAX_POSITION_PAGES } from '../../src/extract/crowded-position.js';
 import { PagingContractError, checkPage } from '../../src/extract/page-check.js';
 import { pageWindow, type Page } from '../../src/extract/position-pager.js';
+import { checkedPages } from '../../src/extract/checked-page.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { fakeStream, ltListApi } from './fake-lt-list.js';
 
@@ -87,7 +88,7 @@ async function read(rows: readonly Item[], behaviour: Behaviour, limit: number, 
   const pages: Page<Item>[] = [];
   try {
     const { stream, api } = fakeService(rows, behaviour, requests);
-    for await (const page of pageWindow(stream, api, {}, { from, to, limit })) pages.push(page);
+    for await (const page of pageWindow(stream, checkedPages(stream, api, {}), { from, to, limit })) pages.push(page);
   } catch (error) {
     return { pages, ids: pages.flatMap((p) => p.items.map((i) => i.id)), requests, error };
   }

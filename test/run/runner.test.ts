@@ -4,7 +4,7 @@
  * apart from BASE; pages hold 10, so a full page keeps 9 and the next starts at its last position.
  */
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http-client.js';
 import { V3Api } from '../../src/api/v3.js';
 import { decodeCheckpoint } from '../../src/core/checkpoint.js';
@@ -14,6 +14,8 @@ import { readRows } from '../../src/load/duckdb-read.js';
 import { DuckDBSink } from '../../src/load/duckdb-sink.js';
 import type { Sink, StreamCommit } from '../../src/load/sink.js';
 import { runJobs } from '../../src/run/runner.js';
+import { PageWorkerError } from '../../src/run/workers/page-pool.js';
+import { ensureBuilt } from '../support/build.js';
 import { addressesTable } from '../../src/streams/addresses.js';
 import { validatorEventsStream, validatorEventsTable } from '../../src/streams/validator-events.js';
 import { useTempDir } from '../load/temp-dir.js';
@@ -43,8 +45,8 @@ const events = Array.from({ length: EVENTS }, (_, i) => event(i));
 /** What the runner did, in order: `fetch <start_utime − BASE>` and `committed <checkpoint − BASE>`. */
 type Log = string[];
 
-/** A v3 client whose `fetch` serves `/validators/events` from `events`; `failAt` answers HTTP 500 for that start; `limits` gets each request's limit. */
-function fakeApi(log: Log, failAt?: number, limits: number[] = []): V3Api {
+/** A v3 client whose `fetch` serves `/validators/events` from `served`; `failAt` answers HTTP 500 for that start; `limits` gets each request's limit. */
+function fakeApi(log: Log, failAt?: number, limits: number[] = [], served = events): V3Api {
   const fetch = async (input: string | URL | Request): Promise<Response> => {
     const query = new URL(input instanceof Request ? input.url : input).searchParams;
     const start = Number(query.get('start_utime'));
@@ -53,7 +55,7 @@ function fakeApi(log: Log, failAt?: number, limits: number[] = []): V3Api {
     log.push(`fetch ${start - BASE}`);
     limits.push(Number(query.get('limit')));
     if (start === failAt) return new Response('{"error":"injected"}', { status: 500 });
-    const page = events.filter((e) => (e.utime as number) >= start && (e.utime as number) <= end).slice(offset, offset + Number(query.get('limit')));
+    const page = served.filter((e) => (e.utime as number) >= start && (e.utime as number) <= end).slice(offset, offset + Number(query.get('limit')));
     return new Response(JSON.stringify({ events: page }), { headers: { 'content-type': 'application/json' } });
   };
   return new V3Api(new ApiClient({ baseUrl: 'http://fake.invalid', rps: 10_000, concurrency: 4, maxRetries: 0, fetch }));
@@ -90,8 +92,11 @@ async function recordingSink(log: Log, commits: StreamCommit[], delayMs = 0): Pr
   return { sink, duckdb };
 }
 
-/** Runs one job over [BASE, BASE + `to`] (all events by default); `failAt` and `to` are offsets from BASE. */
-async function run(options: { concurrency: number; to?: number; failAt?: number; commitDelayMs?: number; maxPageLimit?: number }) {
+/**
+ * Runs one job over [BASE, BASE + `to`] (all events by default); `failAt` and `to` are offsets from BASE;
+ * `broken`: the index of an event sent with an amount that is not a number; `workers`: page workers.
+ */
+async function run(options: { concurrency: number; to?: number; failAt?: number; commitDelayMs?: number; maxPageLimit?: number; broken?: number; workers?: number; workerScript?: URL }) {
   const log: Log = [];
   const limits: number[] = [];
   const commits: StreamCommit[] = [];
@@ -99,8 +104,10 @@ async function run(options: { concurrency: number; to?: number; failAt?: number;
   const progress = new StreamProgress('validator_events', { network: 'testnet', service: 'http://fake.invalid', filters: {} }, { position: BigInt(BASE - 1), covered: new Coverage() }, undefined);
   const stream = options.maxPageLimit === undefined ? validatorEventsStream : { ...validatorEventsStream, maxPageLimit: options.maxPageLimit };
   const job = { stream, filters: {}, progress, from: BigInt(BASE), to: BigInt(BASE + (options.to ?? LAST - BASE)) };
+  const served = events.map((e, i) => (i === options.broken ? { ...e, amount: 'a lot' } : e));
+  const api = fakeApi(log, options.failAt === undefined ? undefined : BASE + options.failAt, limits, served);
   const outcome = runJobs(
-    { api: fakeApi(log, options.failAt === undefined ? undefined : BASE + options.failAt, limits), sink, concurrency: options.concurrency, pageLimit: PAGE_LIMIT },
+    { api, sink, concurrency: options.concurrency, pageLimit: PAGE_LIMIT, workers: options.workers, workerScript: options.workerScript },
     { jobs: [job], progress: [progress] },
   ).then(
     (results) => results.get('validator_events'),
@@ -109,7 +116,8 @@ async function run(options: { concurrency: number; to?: number; failAt?: number;
   const result = await outcome;
   const stored = decodeCheckpoint((await duckdb.readCheckpoint('validator_events'))!);
   const rows = (await readRows(duckdb.connection, validatorEventsTable)).map((row) => Number(row.tx_lt) - 1).sort((a, b) => a - b);
-  return { log, limits, commits, result, stored, rows };
+  const rejects = (await duckdb.connection.runAndReadAll('SELECT raw, reason FROM _etl_rejects')).getRowObjectsJson();
+  return { log, limits, commits, result, stored, rows, rejects };
 }
 
 /** Event indexes 0..n−1. */
@@ -187,6 +195,29 @@ describe('runJobs against a fake API', () => {
     expect(stored.position).toBe(BigInt(BASE + 16199));
     expect(stored.covered.ranges).toEqual([{ from: BigInt(BASE), to: BigInt(BASE + 16199) }]);
     expect(rows).toEqual(firstEvents(27));
+  });
+});
+
+describe('runJobs with page workers (they prepare the pages after the scout)', () => {
+  beforeAll(() => ensureBuilt());
+
+  it('stores every event once, and an item that fails validation in a worker lands in _etl_rejects with its reason', async () => {
+    const { result, stored, rows, rejects } = await run({ concurrency: 2, workers: 2, broken: 70 });
+    expect(rows).toEqual(firstEvents(EVENTS).filter((i) => i !== 70));
+    expect(stored.position).toBe(BigInt(LAST));
+    expect(result).toMatchObject({ rows: EVENTS - 1, rejects: 1 });
+    expect(rejects).toEqual([{ raw: JSON.stringify({ ...events[70], amount: 'a lot' }), reason: 'amount: expected an unsigned integer as a decimal string, got "a lot"' }]);
+  });
+
+  it('fails the run with a clear error when a worker dies, with nothing of its pages stored', async () => {
+    const { result, stored, rows } = await run({ concurrency: 2, workers: 1, workerScript: new URL('./dying-page-worker.mjs', import.meta.url) });
+    expect(result).toBeInstanceOf(PageWorkerError);
+    expect((result as Error).message).toMatch(
+      /^a page worker thread stopped \(it exited with code 3\) while preparing \/api\/v3\/validators\/events: the pages it held were not stored and the checkpoint stays before them; run again, or set workers: 0 in the pipeline file/,
+    );
+    // Only the scout's page, prepared in the main thread, is stored: events 0–8, the checkpoint after them.
+    expect(rows).toEqual(firstEvents(9));
+    expect(stored.position).toBe(BigInt(BASE + 5399));
   });
 });
 

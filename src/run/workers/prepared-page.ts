@@ -1,0 +1,94 @@
+/**
+ * A page's CPU work as one pure function of its body's bytes (docs/design.md §4): JSON.parse, the
+ * list's envelope, item validation, the settled filter, the inputs of the page check (position and
+ * key of each item, the promised order) and the rows of every item and of the address book. It runs
+ * in a worker thread (page-worker.ts) or in the main thread alike; everything it returns survives
+ * a structured clone (no class instances: rejects travel as their exact JSON text).
+ */
+import { jsonBody, NotJsonError } from '../../api/body.js';
+import { isListPage, preview } from '../../api/v3.js';
+import { parseItems } from '../../api/wire.js';
+import { exactJson } from '../../core/exact-json.js';
+import type { StreamDefinition, RowsByTable } from '../../core/stream.js';
+import type { Row } from '../../core/table.js';
+import { rejectIdentity } from '../../extract/checked-page.js';
+import { inPromisedOrder } from '../../extract/page-check.js';
+import { addressRows } from '../../streams/addresses.js';
+
+/** A valid, settled item as paging and loading need it: where it stands, who it is, its rows. */
+export interface PreparedItem {
+  readonly position: bigint;
+  readonly key: string;
+  readonly rows: RowsByTable;
+}
+
+/** A reject as it crosses threads: the item's exact JSON text (not yet redacted) and why it failed. */
+export interface RejectText {
+  readonly json: string;
+  readonly reason: string;
+}
+
+/**
+ * An address book as rows, by the key the service sent each entry under, so that books of several
+ * pages merge as the raw books did (a later page's entry replaces an earlier one's).
+ */
+export type PreparedBook = Readonly<Record<string, { readonly row: Row } | { readonly reject: RejectText }>>;
+
+/** The key a book that is not an object at all files its one reject under (no address looks like it). */
+const NOT_A_BOOK = '\u0000address_book';
+
+export interface PreparedPage {
+  readonly ok: PreparedItem[];
+  readonly rejects: (RejectText & { readonly identity: string })[];
+  readonly received: number;
+  readonly book: PreparedBook | undefined;
+  readonly ordered: boolean;
+}
+
+/** What a body becomes: a page, or why it is none (the caller turns that into today's errors). */
+export type PreparedBody =
+  | { readonly kind: 'page'; readonly page: PreparedPage }
+  | { readonly kind: 'not-json'; readonly detail: string; readonly startsWithTag: boolean }
+  | { readonly kind: 'not-a-list'; readonly shown: string };
+
+export function preparePage<Item>(stream: StreamDefinition<Item, never>, body: Uint8Array): PreparedBody {
+  let parsed: unknown;
+  try {
+    parsed = jsonBody(body);
+  } catch (err) {
+    if (!(err instanceof NotJsonError)) throw err;
+    return { kind: 'not-json', detail: err.detail, startsWithTag: err.startsWithTag };
+  }
+  if (!isListPage(parsed, stream.itemsKey)) return { kind: 'not-a-list', shown: preview(parsed) };
+  const raw = parsed[stream.itemsKey] ?? [];
+  const { ok: valid, rejects } = parseItems(stream.item, raw);
+  const ok = valid.filter((item) => stream.settled?.(item) ?? true);
+  return {
+    kind: 'page',
+    page: {
+      ok: ok.map((item) => ({ position: stream.position(item), key: stream.key(item), rows: stream.toRows(item) })),
+      rejects: rejects.map((reject) => ({ json: exactJson(reject.raw), reason: reject.reason, identity: rejectIdentity(stream, reject.raw) })),
+      received: raw.length,
+      book: preparedBook(parsed.address_book),
+      ordered: inPromisedOrder(stream, ok),
+    },
+  };
+}
+
+function preparedBook(book: unknown): PreparedBook | undefined {
+  if (book === undefined || book === null) return undefined;
+  if (typeof book !== 'object' || Array.isArray(book)) return { [NOT_A_BOOK]: { reject: onlyReject(addressRows(book)) } };
+  // No prototype: an entry under "__proto__" is an entry like any other.
+  const prepared: Record<string, { row: Row } | { reject: RejectText }> = Object.create(null) as Record<string, never>;
+  for (const [address, entry] of Object.entries(book)) {
+    const parsed = addressRows({ [address]: entry });
+    const row = parsed.ok[0];
+    prepared[address] = row === undefined ? { reject: onlyReject(parsed) } : { row };
+  }
+  return prepared;
+}
+
+function onlyReject(parsed: ReturnType<typeof addressRows>): RejectText {
+  const reject = parsed.rejects[0]!;
+  return { json: exactJson(reject.raw), reason: reject.reason };
+}
