@@ -98,6 +98,18 @@ describe('native cell hashes', () => {
     }
   });
 
+  it('choose in place or reference for the StateInit and body at every body length, as storeMessage does', () => {
+    const [init, coreInit] = stateInitPair();
+    const dest = address();
+    for (let bits = 0; bits <= 1023; bits++) {
+      const ours = beginHashedCell().storeUint(0, bits).storeRef(beginHashedCell().end()).end();
+      const theirs = beginCell().storeUint(0, bits).storeRef(beginCell().endCell()).endCell();
+      for (const [withInit, coreWithInit] of [[init, coreInit], [null, null]] as const) {
+        expectSame(messageCell({ info: { type: 'external-in', dest }, init: withInit, body: ours }), beginCell().store(storeMessage({ info: { type: 'external-in', dest, importFee: 0n }, init: coreWithInit, body: theirs })).endCell());
+      }
+    }
+  });
+
   it('build a wallet’s relaxed internal message as storeMessageRelaxed does', () => {
     for (let i = 0; i < 30; i++) {
       const [body, coreBody] = randomPair(rng.int(0, 2));
