@@ -20,7 +20,9 @@ const MAX_BITS = 1023;
 const MAX_REFS = 4;
 
 export class HashedCell {
-  private memo: { readonly hash: string; readonly depth: number } | undefined;
+  /** Computed on first use: a cell written into another in place is never hashed. */
+  private computedHash: string | undefined;
+  private computedDepth = 0;
 
   constructor(
     /** The data bits as bytes, left-aligned, the last byte's unused bits zero. */
@@ -30,22 +32,36 @@ export class HashedCell {
   ) {}
 
   get hash(): Buffer {
-    return Buffer.from(this.hashAndDepth().hash, 'latin1');
+    return Buffer.from(this.latin1Hash, 'latin1');
   }
 
   get depth(): number {
-    return this.hashAndDepth().depth;
+    this.compute();
+    return this.computedDepth;
   }
 
   /** The hash as a latin1 string (cheaper to make than a Buffer: most cells are hashed only to hash their parent). */
   get latin1Hash(): string {
-    return this.hashAndDepth().hash;
+    return this.compute();
   }
 
-  /** Computed on first use: a cell written into another in place is never hashed. */
-  private hashAndDepth(): { readonly hash: string; readonly depth: number } {
-    this.memo ??= hashAndDepth(this);
-    return this.memo;
+  /** Depth: 0 for a leaf, else one more than the deepest child. Hash: sha256 of d1 d2, the data with its completion tag, the refs' depths, the refs' hashes. */
+  private compute(): string {
+    if (this.computedHash !== undefined) return this.computedHash;
+    const { bytes, bitLength, refs } = this;
+    let depth = 0;
+    // Hashes the children first: they use `repr` too.
+    for (const ref of refs) depth = Math.max(depth, depthOf(ref) + 1);
+    repr[0] = refs.length;
+    repr[1] = bytes.length + (bitLength >> 3);
+    for (let i = 0; i < bytes.length; i++) repr[2 + i] = bytes[i]!;
+    if (bitLength % 8 !== 0) repr[1 + bytes.length]! |= 0x80 >> (bitLength % 8);
+    let at = 2 + bytes.length;
+    for (const ref of refs) at = repr.writeUInt16BE(depthOf(ref), at);
+    for (const ref of refs) at += ref instanceof Cell ? ref.hash().copy(repr, at) : repr.write(ref.latin1Hash, at, 'latin1');
+    this.computedDepth = depth;
+    this.computedHash = hash('sha256', repr.subarray(0, at), 'binary');
+    return this.computedHash;
   }
 }
 
@@ -216,24 +232,7 @@ function depthOf(cell: CellRef): number {
   return cell instanceof Cell ? cell.depth() : cell.depth;
 }
 
-
 const decoded = Buffer.alloc(128);
 
 /** Large enough for any cell's representation: d1 d2, 128 data bytes, 4 × (depth + hash). */
 const repr = Buffer.alloc(2 + 128 + 4 * 34);
-
-/** Depth: 0 for a leaf, else one more than the deepest child. Hash: sha256 of d1 d2, the data with its completion tag, the refs' depths, the refs' hashes. */
-function hashAndDepth(cell: HashedCell): { hash: string; depth: number } {
-  const { bytes, bitLength, refs } = cell;
-  let depth = 0;
-  // Hashes the children first: they use `repr` too.
-  for (const ref of refs) depth = Math.max(depth, depthOf(ref) + 1);
-  repr[0] = refs.length;
-  repr[1] = bytes.length + (bitLength >> 3);
-  for (let i = 0; i < bytes.length; i++) repr[2 + i] = bytes[i]!;
-  if (bitLength % 8 !== 0) repr[1 + bytes.length]! |= 0x80 >> (bitLength % 8);
-  let at = 2 + bytes.length;
-  for (const ref of refs) at = repr.writeUInt16BE(depthOf(ref), at);
-  for (const ref of refs) at += ref instanceof Cell ? ref.hash().copy(repr, at) : repr.write(ref.latin1Hash, at, 'latin1');
-  return { hash: hash('sha256', repr.subarray(0, at), 'binary'), depth };
-}
