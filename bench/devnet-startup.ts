@@ -1,16 +1,22 @@
 /**
- * Devnet at scale: start `chain-etl devnet --blocks N` as a child process, time until it serves,
- * fetch a few full pages, and read its peak RSS (VmHWM) from /proc.
+ * Devnet at scale: start `chain-etl devnet --blocks N` as a child process, time until it serves (wall
+ * and the child's CPU seconds, which the machine's load does not change), fetch a few full pages, and
+ * read its peak RSS (VmHWM) from /proc.
  * Usage: node .bench-build/bench/devnet-startup.js [blocks=20000]
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 
 export interface DevnetStartupResult {
   readonly blocks: number;
   readonly transactions: number;
   readonly startupSeconds: number;
+  /** CPU seconds (user + system) the child spent until it served. */
+  readonly startupCpuSeconds: number;
+  /** The machine's 1-minute load average when it served: the wall time is only comparable with it. */
+  readonly loadAverage: number;
   readonly peakRssMiB: number;
   readonly pageMs: number;
 }
@@ -25,6 +31,8 @@ export async function measureDevnetStartup(blocks: number): Promise<DevnetStartu
     child.once('exit', (code) => reject(new Error(`devnet exited with ${code} before serving`)));
   });
   const startupSeconds = (performance.now() - started) / 1000;
+  const startupCpuSeconds = cpuSecondsOf(child.pid!);
+  const loadAverage = loadavg()[0]!;
   const url = /http:\/\/127\.0\.0\.1:\d+/.exec(firstLine)?.[0];
   const transactions = Number(/(\d+) transactions/.exec(firstLine)?.[1]);
   if (url === undefined) throw new Error(`unexpected first line: ${firstLine}`);
@@ -41,7 +49,13 @@ export async function measureDevnetStartup(blocks: number): Promise<DevnetStartu
   const peakKiB = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
-  return { blocks, transactions, startupSeconds, peakRssMiB: Math.round(peakKiB / 1024), pageMs: Math.round(pageMs) };
+  return { blocks, transactions, startupSeconds, startupCpuSeconds, loadAverage, peakRssMiB: Math.round(peakKiB / 1024), pageMs: Math.round(pageMs) };
+}
+
+/** utime + stime of a process, from /proc/<pid>/stat (in clock ticks of 1/100 s). */
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

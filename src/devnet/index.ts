@@ -5,6 +5,7 @@ import { Generator } from './chain/generator.js';
 import { Rng } from './chain/rng.js';
 import { ChainView } from './view.js';
 import { RenderContext, type Network } from './render/context.js';
+import { transactionHasher } from './render/transaction-cell.js';
 import { createDevnetServer, type RequestInfo } from './http/server.js';
 import type { FaultProfile } from './http/faults.js';
 import { devnetRoutes } from './api/routes.js';
@@ -64,7 +65,7 @@ export { DEVNET_DEFAULTS };
 
 export function buildDevnetApi(opts: Pick<DevnetOptions, 'seed' | 'blocks' | 'network' | 'indexerLag' | 'classifyDelay'>): DevnetApi & { generator: Generator } {
   const seed = opts.seed ?? DEVNET_DEFAULTS.seed;
-  const generator = Generator.generate(seed, opts.blocks ?? DEVNET_DEFAULTS.blocks);
+  const generator = Generator.generate(seed, opts.blocks ?? DEVNET_DEFAULTS.blocks, transactionHasher);
   const view = new ChainView(generator.chain, {
     indexerLag: opts.indexerLag ?? DEVNET_DEFAULTS.indexerLag,
     classifyDelay: opts.classifyDelay ?? DEVNET_DEFAULTS.classifyDelay,

@@ -31,11 +31,14 @@ const APART: Readonly<Record<string, { readonly imports: readonly string[]; read
 };
 
 /**
- * The devnet's own layers, lowest first (folders and the files at its root): the generated chain and
+ * The devnet's own layers, lowest first (folders and the files at its root): natively hashed cells
+ * (cell-hash*.ts, which the chain's message bodies are written with); the generated chain and
  * the HTTP plumbing; the chain's wire forms (render) and what a request may see (view); the routes
  * (api); the truth datasets; the program.
  */
 const DEVNET_LAYERS: readonly (readonly string[])[] = [
+  ['cell-hash.ts'],
+  ['cell-hash-dict.ts', 'cell-hash-message.ts'],
   ['chain', 'http', 'defaults.ts'],
   ['render', 'view.ts'],
   ['api'],

@@ -1,8 +1,11 @@
 /**
- * Message bodies: a compact description per message, turned into a real BoC on demand with @ton/core.
- * Layouts follow the TEP-74 jetton, TEP-62 NFT, wallet v4 and elector contracts.
+ * Message bodies: a compact description per message, turned into a real cell on demand (hashed
+ * natively, ../cell-hash.ts; a @ton/core cell where a BoC is sent). Layouts follow the TEP-74 jetton,
+ * TEP-62 NFT, wallet v4 and elector contracts.
  */
-import { Address, beginCell, internal, storeMessageRelaxed, type Builder, type Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
+import { beginHashedCell, toCoreCell, type CellWriter, type HashedCell, type StdAddress } from '../cell-hash.js';
+import { storeRelaxedInternal } from '../cell-hash-message.js';
 
 export const Opcode = {
   textComment: 0x00000000,
@@ -136,13 +139,17 @@ export function leadingWordOf(spec: BodySpec): number | null {
   return spec.kind === 'wallet_external' ? spec.signature.readUInt32BE(0) : opcodeOf(spec);
 }
 
-export type AddressOf = (account: number) => Address;
+export type AddressOf = (account: number) => StdAddress;
 
 export function buildBody(spec: BodySpec, addressOf: AddressOf): Cell {
-  return writeBody(beginCell(), spec, addressOf).endCell();
+  return toCoreCell(bodyCell(spec, addressOf));
 }
 
-function writeBody(b: Builder, spec: BodySpec, addressOf: AddressOf): Builder {
+export function bodyCell(spec: BodySpec, addressOf: AddressOf): HashedCell {
+  return writeBody(beginHashedCell(), spec, addressOf).end();
+}
+
+function writeBody(b: CellWriter, spec: BodySpec, addressOf: AddressOf): CellWriter {
   const op = opcodeOf(spec);
   if (op !== null && spec.kind !== 'bounced') b.storeUint(op, 32);
   switch (spec.kind) {
@@ -221,24 +228,23 @@ function writeBody(b: Builder, spec: BodySpec, addressOf: AddressOf): Builder {
         .storeUint(spec.stakeAt, 32)
         .storeUint(spec.maxFactor, 32)
         .storeBuffer(spec.adnlAddr)
-        .storeRef(beginCell().storeBuffer(spec.signature).endCell());
+        .storeRef(beginHashedCell().storeBuffer(spec.signature).end());
     case 'elector_return_stake':
       return b.storeUint(spec.queryId, 64).storeUint(spec.reason, 32);
     case 'bounced': {
       // A bounced body is 0xffffffff followed by the first 256 bits of the original body.
-      const original = buildBody(spec.original, addressOf).beginParse();
-      const bits = Math.min(original.remainingBits, 256);
-      return b.storeUint(Opcode.bounced, 32).storeBits(original.loadBits(bits));
+      const original = bodyCell(spec.original, addressOf);
+      return b.storeUint(Opcode.bounced, 32).storeBits(original, Math.min(original.bitLength, 256));
     }
   }
 }
 
-function relaxedMessage(out: OutMessage, addressOf: AddressOf): Cell {
-  const message = internal({ to: addressOf(out.to), value: out.value, bounce: out.bounce, body: buildBody(out.body, addressOf) });
-  return beginCell().store(storeMessageRelaxed(message)).endCell();
+function relaxedMessage(out: OutMessage, addressOf: AddressOf): HashedCell {
+  const body = bodyCell(out.body, addressOf);
+  return storeRelaxedInternal(beginHashedCell(), { dest: addressOf(out.to), value: out.value, bounce: out.bounce, body }).end();
 }
 
-function storeForwardPayload(b: Builder, comment: string | null): Builder {
+function storeForwardPayload(b: CellWriter, comment: string | null): CellWriter {
   if (comment === null) return b.storeBit(false);
-  return b.storeBit(true).storeRef(beginCell().storeUint(Opcode.textComment, 32).storeStringTail(comment).endCell());
+  return b.storeBit(true).storeRef(beginHashedCell().storeUint(Opcode.textComment, 32).storeStringTail(comment).end());
 }

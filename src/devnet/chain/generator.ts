@@ -15,7 +15,7 @@ import { Complaints } from './complaints.js';
 import { receive, type ContractContext, type OutSpec, type RecordSink } from './contracts.js';
 import { classifyTrace } from './classify.js';
 import type { SubmittedTransfer } from './submitted-transfer.js';
-import type { Account, Action, Block, Message, TraceKind, Transaction } from './model.js';
+import type { Account, Action, Block, Message, TraceKind, TransactionFields, TransactionHasher } from './model.js';
 import {
   BASECHAIN_SHARDS,
   FIRST_MC_SEQNO,
@@ -47,8 +47,10 @@ export class Generator {
   private readonly inFlight = new Set<number>();
   private records: StepRecords = emptyRecords();
   private readonly submitted: SubmittedTransfer[] = [];
+  private readonly hashTransaction: TransactionHasher;
 
-  constructor(seed: number) {
+  /** `hasherFor` gives the hash of a transaction's cell (render/transaction-cell.ts), which knows the chain's wire forms. */
+  constructor(seed: number, hasherFor: (chain: Chain) => TransactionHasher) {
     this.rng = new Rng(seed);
     const population = new Population(this.rng);
     this.chain = new Chain(seed, population, new Services(population, seed));
@@ -57,11 +59,12 @@ export class Generator {
     this.pool = new PoolLedger(this.chain.services.pool);
     this.serviceTraffic = new ServiceTraffic(this.chain.services, population, this.elections, this.pool, seed);
     this.complaints = new Complaints(population, this.chain.elections, seed);
+    this.hashTransaction = hasherFor(this.chain);
   }
 
   /** Generates a chain of `blocks` masterchain blocks. */
-  static generate(seed: number, blocks: number): Generator {
-    const generator = new Generator(seed);
+  static generate(seed: number, blocks: number, hasherFor: (chain: Chain) => TransactionHasher): Generator {
+    const generator = new Generator(seed, hasherFor);
     for (let i = 0; i < blocks; i++) generator.advance();
     return generator;
   }
@@ -193,12 +196,15 @@ export class Generator {
     const outs = outcome.outs.map((out, i) => this.outMessage(account, out, lt + 1 + i, chain.utimes[step]!));
     const debit = outs.reduce((sum, out) => sum + out.value, 0n);
     const fees = outcome.fees < balanceBefore + credit - debit ? outcome.fees : 0n;
-    const tx: Transaction = {
+    // The hash the transaction drew before it became its cell's: still drawn, so every later draw,
+    // and with it every other record of the chain, stays as it was.
+    this.rng.bytes(32);
+    const tx: TransactionFields & { hash: string } = {
       index,
       account: accountIndex,
       lt,
       now: chain.utimes[step]!,
-      hash: this.rng.hash(),
+      hash: '', // set below: the hash covers every other field
       block: block.index,
       mcSeqno: block.mcSeqno,
       trace,
@@ -217,6 +223,7 @@ export class Generator {
       compute: outcome.compute,
       bounce: outcome.bounce,
     };
+    tx.hash = this.hashTransaction(tx);
     chain.txs.push(tx);
     chain.accountTxs[accountIndex] ??= [];
     chain.accountTxs[accountIndex]!.push(index);

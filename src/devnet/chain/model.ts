@@ -106,6 +106,12 @@ export interface Transaction {
   readonly bounce: boolean;
 }
 
+/** A transaction before its hash, which is its transaction cell's (render/transaction-cell.ts). */
+export type TransactionFields = Omit<Transaction, 'hash'>;
+
+/** The hash (base64) of a transaction about to enter the chain; its predecessor is in it. */
+export type TransactionHasher = (tx: TransactionFields) => string;
+
 export interface Block {
   readonly index: number;
   readonly workchain: -1 | 0;

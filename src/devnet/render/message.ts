@@ -1,5 +1,5 @@
 import { leadingWordOf, type BodySpec } from '../chain/bodies.js';
-import type { Message } from '../chain/model.js';
+import type { AccountStatus, Message } from '../chain/model.js';
 import type { RenderContext } from './context.js';
 import type { Refs } from './refs.js';
 
@@ -75,8 +75,13 @@ function initState(ctx: RenderContext, msg: Message): Record<string, unknown> | 
  * wallet's own while it is not yet deployed.
  */
 export function stateInitCarrier(ctx: RenderContext, msg: Message): number | null {
+  return carriedStateInit(msg, msg.inTx >= 0 ? ctx.chain.tx(msg.inTx).origStatus : null);
+}
+
+/** As `stateInitCarrier`, given the receiver's status before the message (null: not received yet). */
+export function carriedStateInit(msg: Message, receiverStatus: AccountStatus | null): number | null {
   if (msg.destination === null) return null;
-  const deploysWallet = msg.source === null && msg.inTx >= 0 && ctx.chain.tx(msg.inTx).origStatus !== 'active';
+  const deploysWallet = msg.source === null && receiverStatus !== null && receiverStatus !== 'active';
   return msg.body.kind === 'jetton_internal_transfer' || deploysWallet ? msg.destination : null;
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Transaction } from '../chain/model.js';
+import type { Transaction, TransactionFields } from '../chain/model.js';
 import { ZERO_HASH, type RenderContext } from './context.js';
 import { renderMessage } from './message.js';
 import type { Refs } from './refs.js';
@@ -11,13 +11,13 @@ const MAX_GAS_LIMIT = 1_000_000n;
 export const EXTERNAL_GAS_CREDIT = 10_000;
 
 /** Credit before storage: a non-bounceable inbound message, or an external one (it brings no value, nothing to bounce). */
-export function creditFirstOf(tx: Transaction): boolean {
+export function creditFirstOf(tx: TransactionFields): boolean {
   if (tx.inMsg === null) return false;
   return tx.inMsg.source === null || !tx.inMsg.bounce;
 }
 
 /** `gas_limit` of a computed transaction: what its inbound value buys, capped; 0 without an internal inbound message. */
-export function gasLimitOf(tx: Transaction, gasUsed: number): bigint {
+export function gasLimitOf(tx: TransactionFields, gasUsed: number): bigint {
   const inbound = tx.inMsg !== null && tx.inMsg.source !== null ? tx.inMsg : null;
   if (inbound === null) return 0n;
   const bought = inbound.value / GAS_PRICE > MAX_GAS_LIMIT ? MAX_GAS_LIMIT : inbound.value / GAS_PRICE;
