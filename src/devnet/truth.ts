@@ -52,7 +52,7 @@ export function truthRows(api: DevnetApi, dataset: TruthDataset): Record<string,
     case 'blocks':
       return chain.blocks.slice(0, (api.view.indexedStep + 1) * BLOCKS_PER_STEP).map((b) => renderBlock(chain, b));
     case 'validator_cycles':
-      return api.view.indexedCycles.map(({ election, start }) => renderCycle(ctx, election, start, refs, () => true));
+      return api.view.indexedCycles.map(({ election, start }) => renderCycle(ctx, election, start, api.view.indexedComplaints, refs, () => true));
     case 'validator_elections':
       return electionStates(api).map((state) => renderElection(ctx, state, refs, state.participants));
     case 'traces':

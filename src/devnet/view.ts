@@ -4,7 +4,7 @@
  * trace completed and `classifyDelay` more blocks were indexed.
  */
 import type { Chain } from './chain/chain.js';
-import type { Election } from './chain/model.js';
+import type { Complaint, Election } from './chain/model.js';
 import { FIRST_MC_SEQNO } from './chain/constants.js';
 
 export interface ViewOptions {
@@ -70,6 +70,12 @@ export class ChainView {
     return this.chain.elections
       .filter((election) => election.cycleStartMc <= this.indexedSeqno)
       .map((election) => ({ election, start: this.chain.utimes[this.chain.stepOfSeqno(election.cycleStartMc)]! }));
+  }
+
+  /** Complaints registered in indexed blocks, in the order of their step. */
+  get indexedComplaints(): Complaint[] {
+    const step = this.indexedStep;
+    return this.chain.complaints.slice(0, prefixLength(this.chain.complaints, (c) => c.step <= step));
   }
 
   isIndexed(tx: number): boolean {

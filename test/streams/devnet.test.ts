@@ -14,7 +14,7 @@ import { jettonTransfersStream, jettonTransfersTable } from '../../src/streams/j
 import { nftTransfersStream, nftTransfersTable } from '../../src/streams/nft-transfers.js';
 import { tracesStream, tracesTable } from '../../src/streams/traces.js';
 import { messagesTable, transactionsStream, transactionsTable } from '../../src/streams/transactions.js';
-import { validatorCyclesStream, validatorCyclesTable } from '../../src/streams/validator-cycles.js';
+import { validatorCycleMembersTable, validatorCyclesStream, validatorCyclesTable } from '../../src/streams/validator-cycles.js';
 import { validatorElectionsStream, validatorElectionsTable } from '../../src/streams/validator-elections.js';
 import { validatorEventsStream, validatorEventsTable } from '../../src/streams/validator-events.js';
 import { duplicateKeys, rowProblems, runStream } from './rows.js';
@@ -112,5 +112,12 @@ describe('devnet rows, checked against the objects they came from', () => {
       expect(row.amount).not.toBeNull();
     }
     expect(actions.filter((r) => r.type === 'jetton_transfer').every((r) => r.asset !== null)).toBe(true);
+  });
+
+  it('validator cycles: the complaints against a validator in its cycle are counted on its member row', () => {
+    const truth = truthRows(api, 'validator_cycles') as { validators: { complaints: unknown[] }[] }[];
+    const members = runStream(validatorCyclesStream, truth).rows.get(validatorCycleMembersTable.name)!;
+    expect(members.map((row) => row.complaints)).toEqual(truth.flatMap((cycle) => cycle.validators.map((v) => v.complaints.length)));
+    expect(members.some((row) => (row.complaints as number) > 0)).toBe(true);
   });
 });

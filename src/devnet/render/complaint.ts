@@ -10,7 +10,7 @@ import type { Complaint } from '../chain/model.js';
 import type { RenderContext } from './context.js';
 import type { Refs } from './refs.js';
 import { boc } from './contract-cells.js';
-import { byStake, sum, weightInSet } from './validators.js';
+import { byStake, sum, weightInSet } from './validator-set.js';
 
 const NO_BLK_GEN = 0x450e8bd9;
 

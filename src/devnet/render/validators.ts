@@ -2,15 +2,15 @@
  * ValidatorElection and ValidatorCycle objects (/validators/elections, /validators/cycles). The
  * devnet's config parameters 15–17 are scaled to its 100-block cycles (≈ 4.5 s per block).
  */
-import type { Election, ElectionParticipant } from '../chain/model.js';
+import type { Complaint, Election, ElectionParticipant } from '../chain/model.js';
 import { CYCLE_BLOCKS, TON } from '../chain/constants.js';
 import { MIN_STAKE } from '../chain/elections.js';
 import type { RenderContext } from './context.js';
 import type { Refs } from './refs.js';
+import { renderComplaint } from './complaint.js';
+import { byStake, sum, weightInSet } from './validator-set.js';
 
 const SECONDS_PER_CYCLE = Math.round(CYCLE_BLOCKS * 4.5);
-/** The sum of the weights of a validator set (weights are stake-proportional shares of it). */
-const TOTAL_WEIGHT = 1n << 60n;
 
 const CONFIG = {
   validators_elected_for: SECONDS_PER_CYCLE,
@@ -27,11 +27,6 @@ const STAKE_LIMITS = {
   min_total_stake: (1_000_000n * TON).toString(),
   max_stake_factor: 196_608,
 } as const;
-
-/** Participants in the order the service lists them: stake desc, then validator_pubkey. */
-export function byStake(participants: readonly ElectionParticipant[]): ElectionParticipant[] {
-  return [...participants].sort((a, b) => (a.stake === b.stake ? compare(a.validatorPubkey, b.validatorPubkey) : a.stake > b.stake ? -1 : 1));
-}
 
 export interface ElectionState {
   readonly election: Election;
@@ -69,12 +64,14 @@ export function renderElection(ctx: RenderContext, state: ElectionState, refs: R
 
 /**
  * The cycle an election produced, starting at `cycleStart` (utime). Its validators are the
- * election's participants, indexed by stake desc; `keep` selects those to return (return_validators).
+ * election's participants, indexed by stake desc, each with the `indexedComplaints` against it in
+ * this cycle (as /validators/complaints renders them); `keep` selects those to return (return_validators).
  */
 export function renderCycle(
   ctx: RenderContext,
   election: Election,
   cycleStart: number,
+  indexedComplaints: readonly Complaint[],
   refs: Refs,
   keep?: (member: ElectionParticipant) => boolean,
 ): Record<string, unknown> {
@@ -108,23 +105,10 @@ export function renderCycle(
           stake_holder_address: ctx.raw(p.stakeHolder),
           stake: p.stake.toString(),
           max_factor: p.maxFactor,
-          complaints: [],
+          complaints: indexedComplaints.filter((c) => c.election === election && c.accused === p).map((c) => renderComplaint(ctx, c, refs)),
         },
       ];
     });
   }
   return rendered;
-}
-
-/** A validator's weight in its set: its share of the set's stake, of TOTAL_WEIGHT. */
-export function weightInSet(p: ElectionParticipant, totalStake: bigint): bigint {
-  return totalStake === 0n ? 0n : (p.stake * TOTAL_WEIGHT) / totalStake;
-}
-
-export function sum(participants: readonly ElectionParticipant[]): bigint {
-  return participants.reduce((total, p) => total + p.stake, 0n);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -123,4 +123,17 @@ describe('validator complaints', () => {
     expect(v3('validators/complaints', { end_utime: Math.min(...complaints.map((c) => c.created_at as number)) - 1 }).complaints).toEqual([]);
     expect(complaints.map((c) => c.created_at)).toEqual(complaints.map((c) => c.created_at).sort().reverse());
   });
+
+  it('are listed in their cycle under the accused validator, as /validators/complaints gives them, oldest first', () => {
+    const complaints = v3('validators/complaints', { limit: 100, sort: 'asc' }).complaints as Row[];
+    const cycles = v3('validators/cycles', { return_validators: true, limit: 100 }).cycles as Row[];
+    const listed = cycles.flatMap((cycle) => cycle.validators.flatMap((v: Row) => v.complaints as Row[]));
+    expect([...listed].sort((a, b) => a.created_at - b.created_at)).toEqual(complaints);
+    for (const cycle of cycles) {
+      for (const v of cycle.validators) {
+        const against = complaints.filter((c) => c.cycle_start === cycle.cycle_start && c.validator_pubkey === v.validator_pubkey);
+        expect(v.complaints).toEqual(against);
+      }
+    }
+  });
 });

@@ -20,7 +20,7 @@ export function complaintHandlers(api: DevnetApi): Record<string, Handler> {
       const startUtime = q.int('start_utime', { min: 0 });
       const endUtime = q.int('end_utime', { min: 0 });
       const page = pageParams(q);
-      const indexed = chain.complaints.filter((c) => c.step <= api.view.indexedStep);
+      const indexed = api.view.indexedComplaints;
       const refs = new Refs();
       const complaints = selectPage(
         0,

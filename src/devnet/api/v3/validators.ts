@@ -102,8 +102,9 @@ export function validatorHandlers(api: DevnetApi): Record<string, Handler> {
         page,
       );
       const refs = new Refs();
+      const complaints = api.view.indexedComplaints;
       const rendered = picked.map(({ election, start }) =>
-        renderCycle(api.render, election, start, refs, returnValidators ? (matches ?? (() => true)) : undefined),
+        renderCycle(api.render, election, start, complaints, refs, returnValidators ? (matches ?? (() => true)) : undefined),
       );
       return enrich(api, req, { cycles: rendered }, refs, { addressBook: true, metadata: false });
     },
