@@ -1,11 +1,12 @@
 /**
  * Message bodies: a compact description per message, turned into a real cell on demand (hashed
  * natively, ../cell-hash.ts; a @ton/core cell where a BoC is sent). Layouts follow the TEP-74 jetton,
- * TEP-62 NFT, wallet v4 and elector contracts.
+ * TEP-62 NFT, wallet v4, elector and multisig v2 contracts.
  */
 import type { Cell } from '@ton/core';
 import { beginHashedCell, toCoreCell, type CellWriter, type HashedCell, type StdAddress } from '../cell-hash.js';
 import { storeRelaxedInternal } from '../cell-hash-message.js';
+import type { OrderAction } from './services.js';
 
 export const Opcode = {
   textComment: 0x00000000,
@@ -23,6 +24,9 @@ export const Opcode = {
   electorRecoverStake: 0x47657424,
   electorRecoverStakeOk: 0xf96f7324,
   vestingSendMessage: 0xa7733acd,
+  multisigApprove: 0xa762230f,
+  multisigApproveAccepted: 0x82609bf6,
+  multisigExecute: 0x75097f5d,
   bounced: 0xffffffff,
 } as const;
 
@@ -95,6 +99,22 @@ export type BodySpec =
   | { readonly kind: 'elector_recover_stake_ok'; readonly queryId: bigint }
   /** The vesting wallet's owner asks it to send a message (`send_message#a7733acd query_id:uint64 mode:uint8 message:^MessageRelaxed`). */
   | { readonly kind: 'vesting_send_message'; readonly queryId: bigint; readonly mode: number; readonly out: OutMessage }
+  /** A signer approves a multisig order (`approve#a762230f query_id:uint64 signer_index:uint8`). */
+  | { readonly kind: 'multisig_approve'; readonly queryId: bigint; readonly signerIndex: number }
+  | { readonly kind: 'multisig_approve_accepted'; readonly queryId: bigint }
+  /**
+   * The order, approved by the threshold, has its multisig execute it (`execute#75097f5d query_id:uint64
+   * order_seqno:uint256 expiration_date:uint48 approvals_num:uint8 signers_hash:bits256 order:^Order`).
+   */
+  | {
+      readonly kind: 'multisig_execute';
+      readonly queryId: bigint;
+      readonly orderSeqno: number;
+      readonly expiration: number;
+      readonly approvalsNum: number;
+      readonly signersHash: Buffer;
+      readonly actions: readonly OrderAction[];
+    }
   | { readonly kind: 'bounced'; readonly original: BodySpec };
 
 /** An internal message a contract is asked to send. */
@@ -123,6 +143,9 @@ const opcodeOfKind: Readonly<Record<BodySpec['kind'], number | null>> = {
   elector_recover_stake: Opcode.electorRecoverStake,
   elector_recover_stake_ok: Opcode.electorRecoverStakeOk,
   vesting_send_message: Opcode.vestingSendMessage,
+  multisig_approve: Opcode.multisigApprove,
+  multisig_approve_accepted: Opcode.multisigApproveAccepted,
+  multisig_execute: Opcode.multisigExecute,
   bounced: Opcode.bounced,
 };
 
@@ -194,7 +217,18 @@ function writeBody(b: CellWriter, spec: BodySpec, addressOf: AddressOf): CellWri
         b.storeUint(spec.queryId, 64).storeCoins(spec.amount).storeAddress(addressOf(spec.sender)),
         spec.comment,
       );
+    case 'multisig_approve':
+      return b.storeUint(spec.queryId, 64).storeUint(spec.signerIndex, 8);
+    case 'multisig_execute':
+      return b
+        .storeUint(spec.queryId, 64)
+        .storeUint(spec.orderSeqno, 256)
+        .storeUint(spec.expiration, 48)
+        .storeUint(spec.approvalsNum, 8)
+        .storeBuffer(spec.signersHash)
+        .storeRef(orderCell(spec.actions, addressOf));
     case 'excesses':
+    case 'multisig_approve_accepted':
     case 'elector_new_stake_confirmation':
     case 'elector_recover_stake':
     case 'elector_recover_stake_ok':
@@ -237,6 +271,28 @@ function writeBody(b: CellWriter, spec: BodySpec, addressOf: AddressOf): CellWri
       return b.storeUint(Opcode.bounced, 32).storeBits(original, Math.min(original.bitLength, 256));
     }
   }
+}
+
+/** Multisig v2 order action `send_message#f1381e5b mode:uint8 message:^MessageRelaxed`, pay fees apart, ignore errors. */
+const ORDER_SEND_MESSAGE = 0xf1381e5b;
+export const ORDER_SEND_MODE = 3;
+
+/** An order's actions as the multisig stores them: a dictionary-free chain of send_message actions, one per reference. */
+export function orderCell(actions: readonly OrderAction[], addressOf: AddressOf): HashedCell {
+  const builder = beginHashedCell();
+  for (const action of actions) {
+    const message = beginHashedCell()
+      .storeUint(0b0110, 4) // int_msg_info$0, ihr_disabled, bounce, bounced = 0 1 1 0
+      .storeUint(0, 2) // src: addr_none
+      .storeAddress(addressOf(action.destination))
+      .storeCoins(action.value)
+      .storeUint(0, 1 + 4 + 4 + 64 + 32 + 1) // no extra currencies, fees, lt, at, no init
+      .storeBit(true)
+      .storeRef(beginHashedCell().storeUint(0, 32).storeStringTail(action.comment).end())
+      .end();
+    builder.storeRef(beginHashedCell().storeUint(ORDER_SEND_MESSAGE, 32).storeUint(ORDER_SEND_MODE, 8).storeRef(message).end());
+  }
+  return builder.end();
 }
 
 function relaxedMessage(out: OutMessage, addressOf: AddressOf): HashedCell {

@@ -10,6 +10,7 @@ import type {
   NftTransfer,
   NominatorEvent,
   PoolValidatorEvent,
+  MultisigOrderChange,
   Trace,
   Transaction,
   ValidatorEvent,
@@ -44,6 +45,8 @@ export class Chain {
   /** The nominator pool's events, sorted by tx lt. */
   readonly nominatorEvents: NominatorEvent[] = [];
   readonly poolValidatorEvents: PoolValidatorEvent[] = [];
+  /** The multisig orders' state changes, sorted by tx lt. */
+  readonly orderChanges: MultisigOrderChange[] = [];
   readonly elections: Election[] = [];
   /** Complaints against validators, in the order of their step. */
   readonly complaints: Complaint[] = [];

@@ -8,8 +8,9 @@ import type { Population } from './population.js';
 import type { Rng } from './rng.js';
 import type { Elections } from './elections.js';
 import type { PoolLedger } from './nominator-pool.js';
+import type { MultisigLedger } from './multisig-ledger.js';
 import type { VestingWallet } from './services.js';
-import type { NominatorEvent, PoolValidatorEvent } from './model.js';
+import type { MultisigOrderChange, NominatorEvent, PoolValidatorEvent } from './model.js';
 import { MIN_STAKE } from './elections.js';
 import { TON } from './constants.js';
 
@@ -39,6 +40,7 @@ export interface RecordSink {
   validatorEvent(r: { type: 'stake_accepted' | 'stake_rejected' | 'stake_recovered'; stakeHolder: number; validatorPubkey: string | null; adnlAddr: string | null; electionId: number | null; queryId: bigint; amount: bigint; reason: number | null }): void;
   nominatorEvent(r: Omit<NominatorEvent, 'tx'>): void;
   poolValidatorEvent(r: Omit<PoolValidatorEvent, 'tx'>): void;
+  orderChange(r: Omit<MultisigOrderChange, 'tx'>): void;
 }
 
 export interface ContractContext {
@@ -47,6 +49,8 @@ export interface ContractContext {
   readonly elections: Elections;
   /** The nominator pool's books (its contract's state). */
   readonly pool: PoolLedger;
+  /** The multisig's orders (their contracts' state). */
+  readonly multisig: MultisigLedger;
   readonly vesting: VestingWallet;
   readonly step: number;
   readonly records: RecordSink;
@@ -72,6 +76,10 @@ export function receive(ctx: ContractContext, account: Account, msg: Message): O
       return nominatorPool(ctx, account, msg);
     case 'vesting_wallet':
       return vestingWallet(ctx, account, msg);
+    case 'multisig_order':
+      return multisigOrder(ctx, account, msg);
+    case 'multisig':
+      return multisigWallet(ctx, account, msg);
     default:
       return ok(ctx, account, []);
   }
@@ -340,4 +348,38 @@ function vestingWallet(ctx: ContractContext, account: Account, msg: Message): Ou
   if (msg.source !== vesting.owner || body.kind !== 'vesting_send_message' || body.out.value >= account.balance) return outcome;
   if (!vesting.whitelist.includes(body.out.to)) return outcome;
   return { ...outcome, outs: [{ to: body.out.to, value: body.out.value, bounce: body.out.bounce, body: body.out.body }] };
+}
+
+/**
+ * A multisig order takes an approval from the signer at the index the message names, once, while it
+ * is open; it answers `approve_accepted` with what is left of the message's value, and the approval
+ * that reaches the threshold has the multisig execute the order.
+ */
+function multisigOrder(ctx: ContractContext, account: Account, msg: Message): Outcome {
+  const body = msg.body;
+  const ledger = ctx.multisig;
+  const order = ledger.orderAt(account.index);
+  const outcome = ok(ctx, account, [], ctx.rng.int(4_000, 7_000));
+  if (order === undefined || body.kind !== 'multisig_approve' || msg.source !== ledger.genesis.signers[body.signerIndex]) return outcome;
+  if (!ledger.missingApprovals(order).includes(body.signerIndex)) return outcome;
+  const { approvals, execute } = ledger.approve(order, body.signerIndex);
+  ctx.records.orderChange({ order: order.seqno, approvals, sentForExecution: execute });
+  const fee = BigInt(ctx.rng.int(5_000_000, 10_000_000));
+  const outs: OutSpec[] = [{ to: msg.source, value: msg.value > fee ? msg.value - fee : 0n, bounce: false, body: { kind: 'multisig_approve_accepted', queryId: body.queryId } }];
+  if (execute) {
+    const approvalsNum = approvals.filter(Boolean).length;
+    const executeBody: BodySpec = { kind: 'multisig_execute', queryId: body.queryId, orderSeqno: order.seqno, expiration: order.expiration, approvalsNum, signersHash: ledger.signersHash, actions: order.actions };
+    outs.push({ to: ledger.genesis.account, value: TON / 20n, bounce: true, body: executeBody });
+  }
+  return { ...outcome, outs };
+}
+
+/** The multisig executes an order its order contract sends: each action's transfer, with its comment. */
+function multisigWallet(ctx: ContractContext, account: Account, msg: Message): Outcome {
+  const body = msg.body;
+  const outcome = ok(ctx, account, [], ctx.rng.int(6_000, 10_000));
+  if (body.kind !== 'multisig_execute' || msg.source === null || ctx.multisig.orderAt(msg.source) === undefined) return outcome;
+  const total = body.actions.reduce((sum, action) => sum + action.value, 0n);
+  if (total >= account.balance) return outcome;
+  return { ...outcome, outs: body.actions.map((action) => ({ to: action.destination, value: action.value, bounce: false, body: { kind: 'text', text: action.comment } })) };
 }

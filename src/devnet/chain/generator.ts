@@ -11,6 +11,8 @@ import { Elections } from './elections.js';
 import { Traffic, type WalletOrder } from './traffic.js';
 import { ServiceTraffic } from './service-traffic.js';
 import { PoolLedger } from './nominator-pool.js';
+import { MultisigLedger } from './multisig-ledger.js';
+import { MultisigTraffic } from './multisig-traffic.js';
 import { Complaints } from './complaints.js';
 import { receive, type ContractContext, type OutSpec, type RecordSink } from './contracts.js';
 import { classifyTrace } from './classify.js';
@@ -39,6 +41,8 @@ export class Generator {
   private readonly traffic: Traffic;
   private readonly serviceTraffic: ServiceTraffic;
   private readonly pool: PoolLedger;
+  private readonly multisig: MultisigLedger;
+  private readonly multisigTraffic: MultisigTraffic;
   private readonly complaints: Complaints;
   private readonly inbox = new Map<number, Delivery[]>();
   private stepTxs: number[] = [];
@@ -57,7 +61,9 @@ export class Generator {
     this.elections = new Elections(this.chain.elections, population.validators, this.rng);
     this.traffic = new Traffic(population, this.rng);
     this.pool = new PoolLedger(this.chain.services.pool);
+    this.multisig = new MultisigLedger(this.chain.services.multisig);
     this.serviceTraffic = new ServiceTraffic(this.chain.services, population, this.elections, this.pool, seed);
+    this.multisigTraffic = new MultisigTraffic(this.multisig, population, seed);
     this.complaints = new Complaints(population, this.chain.elections, seed);
     this.hashTransaction = hasherFor(this.chain);
   }
@@ -95,6 +101,7 @@ export class Generator {
       this.startTrace(order, step);
     }
     for (const order of this.serviceTraffic.ordersAt(step, utime + 600)) this.startTrace(order, step);
+    for (const order of this.multisigTraffic.ordersAt()) this.startTrace(order, step);
     const complaint = this.complaints.fileAt(step, utime);
     if (complaint !== undefined) this.chain.complaints.push(complaint);
     for (const transfer of this.submitted.splice(0)) this.includeSubmitted(transfer, step);
@@ -186,7 +193,7 @@ export class Generator {
     const block = this.blockFor(account, step);
     const lt = Math.max(account.nextLt, block.startLt + 1 + this.rng.int(0, 2));
     const index = chain.txs.length;
-    const context: ContractContext = { population: chain.population, rng: this.rng, elections: this.elections, pool: this.pool, vesting: chain.services.vesting, step, records: this.recordSink(index) };
+    const context: ContractContext = { population: chain.population, rng: this.rng, elections: this.elections, pool: this.pool, multisig: this.multisig, vesting: chain.services.vesting, step, records: this.recordSink(index) };
     const outcome =
       msg === null
         ? { outs: [], aborted: false, compute: { kind: 'vm' as const, exitCode: 0, gasUsed: 0, vmSteps: 0 }, bounce: false, fees: 0n, endStatus: account.status }
@@ -287,6 +294,7 @@ export class Generator {
       validatorEvent: (r) => records.validatorEvents.push({ tx, ...r }),
       nominatorEvent: (r) => records.nominatorEvents.push({ tx, ...r }),
       poolValidatorEvent: (r) => records.poolValidatorEvents.push({ tx, ...r }),
+      orderChange: (r) => records.orderChanges.push({ tx, ...r }),
     };
   }
 
@@ -321,6 +329,7 @@ export class Generator {
     chain.validatorEvents.push(...this.records.validatorEvents.sort(byTxLt));
     chain.nominatorEvents.push(...this.records.nominatorEvents.sort(byTxLt));
     chain.poolValidatorEvents.push(...this.records.poolValidatorEvents.sort(byTxLt));
+    chain.orderChanges.push(...this.records.orderChanges.sort(byTxLt));
   }
 }
 
@@ -331,10 +340,11 @@ interface StepRecords {
   readonly validatorEvents: Chain['validatorEvents'];
   readonly nominatorEvents: Chain['nominatorEvents'];
   readonly poolValidatorEvents: Chain['poolValidatorEvents'];
+  readonly orderChanges: Chain['orderChanges'];
 }
 
 function emptyRecords(): StepRecords {
-  return { jettonTransfers: [], jettonBurns: [], nftTransfers: [], validatorEvents: [], nominatorEvents: [], poolValidatorEvents: [] };
+  return { jettonTransfers: [], jettonBurns: [], nftTransfers: [], validatorEvents: [], nominatorEvents: [], poolValidatorEvents: [], orderChanges: [] };
 }
 
 /** Within one trace, actions are ordered by (end_lt, action_id). */

@@ -250,6 +250,14 @@ export interface NominatorEvent {
 
 export type PoolValidatorEventType = 'reward' | 'penalty' | 'deposit' | 'withdrawal';
 
+/** A multisig order's state after one of its transactions: a signer's approval (which may send it for execution). */
+export interface MultisigOrderChange {
+  readonly tx: number;
+  readonly order: number;
+  readonly approvals: readonly boolean[];
+  readonly sentForExecution: boolean;
+}
+
 /** A change of the validator's amount in the nominator pool; rewards name the cycle the stake validated. */
 export interface PoolValidatorEvent {
   readonly tx: number;

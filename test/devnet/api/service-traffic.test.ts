@@ -3,7 +3,8 @@
  * v3 paths show it, against the chain: the nominator pool's events chain from the genesis books to
  * the pool's state, its rewards are the returned stakes of elections it took part in, every event's
  * transaction is the pool's in /transactions; the vesting wallet stakes in the pool at its owner's
- * request; complaints accuse a validator of the set at work.
+ * request; the multisig's signers approve its open orders until one reaches the threshold and is
+ * executed; complaints accuse a validator of the set at work.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildDevnetApi } from '../../../src/devnet/index.js';
@@ -101,6 +102,35 @@ describe('vesting wallet traffic', () => {
     expect(deposits.reduce((sum, e) => sum + big(e.amount), 0n)).toBe(sent - BigInt(txs.length) * 1_000_000_000n);
     const position = v3('staking/nominatorPools/nominator', { nominator: raw(vesting.account) }).nominator_pools[0];
     expect(big(position.balance) + big(position.pending_balance)).toBeGreaterThanOrEqual(deposits.reduce((sum, e) => sum + big(e.amount), 0n));
+  });
+});
+
+describe('multisig traffic', () => {
+  it('takes approvals from signers until an order reaches the threshold, then pays the order’s transfers', () => {
+    const multisig = api.view.chain.services.multisig;
+    const orders = v3('multisig/orders', { multisig_address: raw(multisig.account), parse_actions: true, limit: 100 }).orders as Row[];
+    const approved = orders.filter((row) => row.approvals_num > multisig.orders.find((o) => raw(o.account) === row.address)!.approvals.filter(Boolean).length);
+    expect(approved.length).toBeGreaterThan(0);
+    const multisigTxs = v3('transactions', { account: raw(multisig.account), limit: 1000, sort: 'asc' }).transactions as Row[];
+    for (const row of approved) {
+      const genesis = multisig.orders.find((o) => raw(o.account) === row.address)!;
+      const approvals = (v3('transactions', { account: row.address, limit: 1000, sort: 'asc' }).transactions as Row[]).filter((t) => t.in_msg.opcode === '0xa762230f');
+      // Each approval is a signer's, once, and is answered with approve_accepted.
+      const newSigners = multisig.signers.filter((_, i) => !genesis.approvals[i] && (BigInt(row.approvals_mask) & (1n << BigInt(i))) !== 0n);
+      expect(approvals.map((t) => t.in_msg.source).sort()).toEqual(newSigners.map(raw).sort());
+      for (const t of approvals) expect(t.out_msgs.map((m: Row) => [m.destination, m.opcode])).toContainEqual([t.in_msg.source, '0x82609bf6']);
+      expect(row.sent_for_execution).toBe(row.approvals_num >= multisig.threshold);
+      if (!row.sent_for_execution) continue;
+      // Only the approval that reached the threshold has the multisig execute the order.
+      const executing = approvals.filter((t) => t.out_msgs.some((m: Row) => m.opcode === '0x75097f5d'));
+      expect(executing).toEqual([approvals[approvals.length - 1]]);
+      const execution = multisigTxs.find((t) => t.in_msg.source === row.address && t.in_msg.opcode === '0x75097f5d');
+      expect(execution?.out_msgs.map((m: Row) => [m.destination, m.value])).toEqual(row.actions.map((a: Row) => [a.destination, a.value]));
+      for (const action of row.actions as Row[]) {
+        const received = (v3('transactions', { account: action.destination, limit: 1000 }).transactions as Row[]).filter((t) => t.in_msg.source === raw(multisig.account));
+        expect(received.map((t) => t.in_msg.value)).toContain(action.value);
+      }
+    }
   });
 });
 

@@ -142,7 +142,9 @@ describe('multisig', () => {
     expect(orders).toHaveLength(3);
     for (const row of orders) {
       const order = multisig.orders.find((o) => raw(o.account) === row.address)!;
-      const approvals = order.approvals.filter(Boolean).length;
+      // Its genesis approvals, or those after its newest change (all of this short chain is indexed).
+      const changes = api.view.chain.orderChanges.filter((change) => change.order === order.seqno);
+      const approvals = (changes[changes.length - 1] ?? order).approvals.filter(Boolean).length;
       expect(row.approvals_num).toBe(approvals);
       expect(row.sent_for_execution).toBe(approvals >= 3);
       expect(row.actions).toEqual([{ destination: raw(order.actions[0]!.destination), value: order.actions[0]!.value.toString(), send_mode: 3, parsed: true, parsed_body_type: 'text_comment', parsed_body: { comment: order.actions[0]!.comment }, body_raw: null, error: null }]);

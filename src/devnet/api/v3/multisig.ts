@@ -1,26 +1,31 @@
 /**
- * GET /multisig/wallets, /multisig/orders over the genesis multisig (chain/services.ts). Wallets are
+ * GET /multisig/wallets, /multisig/orders over the genesis multisig (chain/services.ts), each order's
+ * approvals as of the indexed block (chain/multisig-ledger.ts). Wallets are
  * found by their address or by a signer's or proposer's (`wallet_address`); orders by their address or
  * their multisig's. One of the two filters is required; pages follow the address order, `sort` on it.
  */
-import { beginCell, type Cell } from '@ton/core';
 import type { Handler } from '../../http/types.js';
 import type { QueryParams } from '../../http/query-params.js';
-import type { MultisigOrder, OrderAction } from '../../chain/services.js';
+import type { MultisigOrder } from '../../chain/services.js';
+import { ORDER_SEND_MODE, orderCell } from '../../chain/bodies.js';
+import { toCoreCell } from '../../cell-hash.js';
 import { ApiError } from '../../http/api-error.js';
 import { accountsParam, enrich, Refs, type DevnetApi } from '../context.js';
 import { accountSnapshot } from '../../render/account-state.js';
 import { boc } from '../../render/contract-cells.js';
 
-/** Multisig v2 order action `send_message#f1381e5b mode:uint8 message:^MessageRelaxed`. */
-const SEND_MESSAGE = 0xf1381e5b;
-const SEND_MODE = 3;
-
 export function multisigHandlers(api: DevnetApi): Record<string, Handler> {
   const multisig = api.view.chain.services.multisig;
   const raw = (account: number): string => api.render.raw(account);
+  /** The order's approvals as of the indexed block: its newest indexed change, else its genesis state. */
+  const stateOf = (order: MultisigOrder): { readonly approvals: readonly boolean[]; readonly sentForExecution: boolean } => {
+    const changes = api.view.chain.orderChanges;
+    const indexed = changes.slice(0, api.view.visibleRecords(changes)).filter((change) => change.order === order.seqno);
+    return indexed[indexed.length - 1] ?? order;
+  };
   const renderOrder = (order: MultisigOrder, parseActions: boolean, refs: Refs): Record<string, unknown> => {
     const s = accountSnapshot(api.render, order.account);
+    const { approvals, sentForExecution } = stateOf(order);
     refs.add(order.account);
     refs.add(multisig.account);
     const rendered: Record<string, unknown> = {
@@ -28,11 +33,11 @@ export function multisigHandlers(api: DevnetApi): Record<string, Handler> {
       multisig_address: raw(multisig.account),
       order_seqno: String(order.seqno),
       threshold: multisig.threshold,
-      sent_for_execution: order.sentForExecution,
-      approvals_mask: String(order.approvals.reduce((mask, approved, i) => (approved ? mask | (1 << i) : mask), 0)),
-      approvals_num: order.approvals.filter(Boolean).length,
+      sent_for_execution: sentForExecution,
+      approvals_mask: String(approvals.reduce((mask, approved, i) => (approved ? mask | (1 << i) : mask), 0)),
+      approvals_num: approvals.filter(Boolean).length,
       expiration_date: order.expiration,
-      order_boc: boc(orderCell(api, order.actions)),
+      order_boc: boc(toCoreCell(orderCell(order.actions, (account) => api.render.address(account)))),
       signers: multisig.signers.map(raw),
       last_transaction_lt: s.lastTransactionLt,
       code_hash: s.codeHash,
@@ -44,7 +49,7 @@ export function multisigHandlers(api: DevnetApi): Record<string, Handler> {
         return {
           destination: raw(action.destination),
           value: action.value.toString(),
-          send_mode: SEND_MODE,
+          send_mode: ORDER_SEND_MODE,
           parsed: true,
           parsed_body_type: 'text_comment',
           parsed_body: { comment: action.comment },
@@ -107,22 +112,4 @@ function page<T>(q: QueryParams, rows: readonly T[]): T[] {
   const offset = q.offset();
   const ordered = q.sort() === 'asc' ? rows : [...rows].reverse();
   return ordered.slice(offset, offset + limit);
-}
-
-/** The order's actions as the multisig stores them: a dictionary-free chain of send_message actions, one per reference. */
-function orderCell(api: DevnetApi, actions: readonly OrderAction[]): Cell {
-  const builder = beginCell();
-  for (const action of actions) {
-    const message = beginCell()
-      .storeUint(0b0110, 4) // int_msg_info$0, ihr_disabled, bounce, bounced = 0 1 1 0
-      .storeUint(0, 2) // src: addr_none
-      .storeAddress(api.render.address(action.destination))
-      .storeCoins(action.value)
-      .storeUint(0, 1 + 4 + 4 + 64 + 32 + 1) // no extra currencies, fees, lt, at, no init
-      .storeBit(true)
-      .storeRef(beginCell().storeUint(0, 32).storeStringTail(action.comment).endCell())
-      .endCell();
-    builder.storeRef(beginCell().storeUint(SEND_MESSAGE, 32).storeUint(SEND_MODE, 8).storeRef(message).endCell());
-  }
-  return builder.endCell();
 }
