@@ -1,17 +1,21 @@
 /**
  * The fast subset of the chaos suite, part of `npm test` (the whole suite: `npm run test:chaos`):
  * small chains, one sink each. Faults (every kind, the stall past a 2 s client timeout),
- * kill -9 at three moments (one inside a commit) with restarts, SIGTERM mid-sync with a resume, and a
+ * kill -9 at three moments (one inside a commit) with restarts, kill -9 of a sync taking snapshots
+ * (in its first commit, between two pages of a stream, in the last stream's final commit) with a
+ * rerun, SIGTERM mid-sync with a resume, and a
  * lagging replica: each ends equal to the devnet truth, except a settle lag below the replica's, which
  * must be refused with nothing written.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { snapshotStreams } from '../../src/streams/index.js';
 import { ensureBuilt } from '../support/build.js';
 import { makeWorkspace, type Workspace } from '../support/workspace.js';
 import { issueProfile, runFaultsScenario } from './scenarios/faults.js';
 import { runReplicaScenario } from './scenarios/indexer.js';
 import { runKillScenario } from './scenarios/kills.js';
 import { runSignalScenario } from './scenarios/signals.js';
+import { runSnapshotKillScenario } from './scenarios/snapshot-kills.js';
 import { startChaosDevnet } from './support/devnet.js';
 import { printLocalTable } from './support/table.js';
 
@@ -49,6 +53,30 @@ describe('chaos, fast subset', () => {
     await runKillScenario(
       work,
       { name: 'kill -9 ×3 during backfill (fast)', seed: 777, blocks: 110, rangeBlocks: 100, kills: 3, momentSeed: 0xfa57, rate: { rps: 50, concurrency: 1 }, latencyMs: 10 },
+      'parquet',
+      0,
+    );
+  });
+
+  it('kill -9 mid-snapshot (first commit, between two pages, a final commit), rerun: each snapshot table equals the state, nothing half-taken left', { timeout: 120_000 }, async () => {
+    await runSnapshotKillScenario(
+      work,
+      {
+        name: 'kill -9 ×3 mid-snapshot, rerun (fast)',
+        seed: 777,
+        blocks: 200,
+        growBy: 200,
+        moments: (pages) => {
+          const longest = [...snapshotStreams].sort((a, b) => pages.pagesOf(b) - pages.pagesOf(a))[0]!;
+          return [
+            { kind: 'in-commit', pages: 0 },
+            { kind: 'in-commit', pages: pages.pageOf(longest, 1), after: 1 },
+            { kind: 'in-commit', pages: pages.total, after: 1 },
+          ];
+        },
+        momentSeed: 0,
+        latencyMs: 10,
+      },
       'parquet',
       0,
     );

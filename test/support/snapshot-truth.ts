@@ -7,7 +7,11 @@ import { truthDatasetOf } from './truth-dataset.js';
 
 /** Rows per table of the devnet's state for a snapshot taken at `time`; `keep` narrows it to a scope (the raw items kept). */
 export function expectedSnapshotRows(devnet: Devnet, stream: SnapshotDefinition, time: number, keep: (raw: Record<string, unknown>) => boolean = () => true): Map<string, Row[]> {
-  const raw = devnet.truth(truthDatasetOf(stream)).filter(keep);
+  return snapshotRowsOf(stream, devnet.truth(truthDatasetOf(stream)).filter(keep), time);
+}
+
+/** Rows per table of a snapshot taken at `time` of a state given as raw truth items (e.g. one kept from before the chain grew). */
+export function snapshotRowsOf(stream: SnapshotDefinition, raw: readonly Record<string, unknown>[], time: number): Map<string, Row[]> {
   const { ok, rejects } = parseItems(stream.item, raw);
   if (rejects.length > 0) throw new Error(`${stream.name}: ${rejects.length} truth items do not parse: ${rejects[0]!.reason}`);
   const rows = new Map<string, Row[]>(stream.tables.map((table) => [table.name, []]));

@@ -34,6 +34,8 @@ export interface Snapshot {
   readonly checkpoints: ReadonlyMap<string, bigint>;
   /** The ranges each stream's checkpoint says the warehouse holds completely. */
   readonly covered: ReadonlyMap<string, readonly Range[]>;
+  /** Snapshot streams: the times of the snapshots begun and not completed (the checkpoint's `pending`), where there are any. */
+  readonly pending: ReadonlyMap<string, readonly bigint[]>;
   readonly runs: readonly RunRow[];
   readonly rejects: number;
   readonly rejectRows: readonly RejectRow[];
@@ -70,7 +72,7 @@ export async function readWarehouse(kind: SinkKind, path: string, options: ReadO
       const rows = !options.partial || present.has('_etl_checkpoints') ? await reader.query('SELECT stream, position FROM _etl_checkpoints') : [];
       return { kind, tables, ...checkpointsOf(rows.map((row) => [String(row.stream), String(row.position)])), runs, rejects, rejectRows };
     }
-    const { checkpoints, covered } = checkpointsOf(Object.entries(manifest!.checkpoints).map(([key, value]) => [key, value.position]));
+    const records = checkpointsOf(Object.entries(manifest!.checkpoints).map(([key, value]) => [key, value.position]));
     const onDisk = await dataFilesOnDisk(path);
     const glob = options.glob === false ? undefined : new Map<string, Row[]>();
     for (const table of glob === undefined ? [] : wanted) {
@@ -78,18 +80,19 @@ export async function readWarehouse(kind: SinkKind, path: string, options: ReadO
       glob!.set(table.name, any ? await read(table, reader.relation(table.name)) : []);
     }
     const listed = Object.values(manifest!.tables).flatMap((entry) => entry.files.map((file) => file.path));
-    return { kind, tables, glob, files: { onDisk, listed }, manifest, checkpoints, covered, runs, rejects, rejectRows };
+    return { kind, tables, glob, files: { onDisk, listed }, manifest, ...records, runs, rejects, rejectRows };
   } finally {
     reader.close();
   }
 }
 
-/** Checkpoint rows (stream, text) as positions and covered ranges by stream. */
-export function checkpointsOf(rows: readonly (readonly [string, string])[]): Pick<Snapshot, 'checkpoints' | 'covered'> {
+/** Checkpoint rows (stream, text) as positions, covered ranges and pending snapshots by stream. */
+export function checkpointsOf(rows: readonly (readonly [string, string])[]): Pick<Snapshot, 'checkpoints' | 'covered' | 'pending'> {
   const records = rows.map(([stream, text]) => [stream, decodeCheckpoint(text)] as const);
   return {
     checkpoints: new Map(records.map(([stream, record]) => [stream, record.position])),
     covered: new Map(records.map(([stream, record]) => [stream, record.covered.ranges])),
+    pending: new Map(records.flatMap(([stream, record]) => (record.pending === undefined ? [] : [[stream, record.pending] as const]))),
   };
 }
 

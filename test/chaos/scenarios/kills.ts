@@ -4,11 +4,12 @@
  * below a checkpoint, no manifest entry without its file); the last restart finishes, and the
  * warehouse equals the truth for the range. Parquet: after that last open the folder holds exactly
  * the manifest's files and the raw glob (`read_parquet(…, hive_partitioning = true)`) has no orphan
- * or duplicate row.
+ * or duplicate row; every killed run that recorded itself is marked abandoned.
  */
 import { existsSync } from 'node:fs';
 import { expect } from 'vitest';
 import { parseItems } from '../../../src/api/wire.js';
+import { ABANDONED_RUN_ERROR } from '../../../src/cli/abandoned-runs.js';
 import type { StreamDefinition } from '../../../src/core/stream.js';
 import type { Devnet } from '../../../src/devnet/index.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor } from '../../../src/run/windows.js';
@@ -166,6 +167,10 @@ export async function runKillScenario(work: Workspace, scenario: KillScenario, k
     expect(problems).toEqual([]);
     expect(faults(verdict), verdict.problems.join('\n')).toEqual(CLEAN);
     expect(snapshot.runs.filter((run) => run.status === 'ok')).toHaveLength(1);
+    // Each killed run that got to record itself was marked abandoned by the next one.
+    expect(snapshot.runs.filter((run) => run.status !== 'ok').map((run) => [run.status, run.error])).toEqual(
+      snapshot.runs.filter((run) => run.status !== 'ok').map(() => ['abandoned', ABANDONED_RUN_ERROR]),
+    );
   } finally {
     await devnet.close();
   }

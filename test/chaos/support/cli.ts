@@ -51,8 +51,11 @@ export type Moment =
   /**
    * At the first write of a commit file (DuckDB WAL, Parquet manifest temp) after page `pages` was
    * sent: inside that page's commit. With `pages` 0: inside the run's first commit (its bookkeeping row).
+   * With `after` n: inside the commit that begins after n more commits (e.g. 1: a snapshot's final
+   * commit, which follows its last page's); Parquet counts the manifest's renames, DuckDB bursts of WAL
+   * writes (best effort: two commits close together count as one).
    */
-  | { readonly kind: 'in-commit'; readonly pages: number };
+  | { readonly kind: 'in-commit'; readonly pages: number; readonly after?: number };
 
 export type MomentKind = Moment['kind'];
 
@@ -62,8 +65,10 @@ export function describeMoment(moment: Moment): string {
       return `${moment.ms} ms after start (or at page ${moment.pages})`;
     case 'after-page':
       return `${moment.delayMs} ms after page ${moment.pages}`;
-    case 'in-commit':
-      return moment.pages === 0 ? 'in the first commit (the run row)' : `in the commit of page ${moment.pages}`;
+    case 'in-commit': {
+      const later = moment.after === undefined || moment.after === 0 ? '' : ` ${moment.after} commit${moment.after === 1 ? '' : 's'} later`;
+      return moment.pages === 0 ? `in the first commit (the run row)${later}` : `in the commit of page ${moment.pages}${later}`;
+    }
   }
 }
 
@@ -84,6 +89,35 @@ export function drawMoment(kind: MomentKind, pages: number, random: () => number
 /** The file whose writes mark a commit of this sink, and the folder to watch for it. */
 function commitFile(kind: SinkKind, sinkPath: string): { folder: string; name: string } {
   return kind === 'duckdb' ? { folder: dirname(sinkPath), name: `${basename(sinkPath)}.wal` } : { folder: sinkPath, name: '_manifest.json.tmp' };
+}
+
+/** WAL writes this far apart belong to two commits (one commit's writes came within a millisecond, commits tens apart). */
+const WAL_BURST_GAP_MS = 5;
+
+/** Counts the commits a sink begins, from the events of a watch on its commit file's folder. */
+function commitCounter(kind: SinkKind, name: string): (file: string | null) => number {
+  let begun = 0;
+  if (kind === 'duckdb') {
+    let last = -Infinity;
+    return (file) => {
+      if (file !== name) return begun;
+      const now = performance.now();
+      if (now - last > WAL_BURST_GAP_MS) begun += 1;
+      last = now;
+      return begun;
+    };
+  }
+  // A Parquet commit writes the manifest's temp file, then renames it to `_manifest.json`.
+  let open = false;
+  return (file) => {
+    if (file === name && !open) {
+      open = true;
+      begun += 1;
+    } else if (file === '_manifest.json') {
+      open = false;
+    }
+    return begun;
+  };
 }
 
 export interface MomentContext {
@@ -120,13 +154,15 @@ async function when(moment: Moment, ctx: MomentContext, cancel: AbortSignal): Pr
       return !cancel.aborted;
     case 'in-commit': {
       const { folder, name } = commitFile(ctx.kind, ctx.sinkPath);
+      const count = commitCounter(ctx.kind, name);
+      const target = (moment.after ?? 0) + 1;
       let watcher: FSWatcher | undefined;
       try {
         return await new Promise<boolean>((resolve) => {
           const start = (): void => {
             try {
               watcher = watch(folder, (_event, file) => {
-                if (file === name) resolve(true);
+                if (count(file) === target && file === name) resolve(true);
               });
             } catch {
               // The folder does not exist yet (a Parquet warehouse's first run): wait for it.

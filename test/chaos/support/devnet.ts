@@ -6,7 +6,7 @@
 import { startDevnet, type Devnet } from '../../../src/devnet/index.js';
 import type { FaultProfile } from '../../../src/devnet/http/faults.js';
 import type { RequestInfo } from '../../../src/devnet/http/server.js';
-import { streams } from '../../../src/streams/index.js';
+import { allStreams } from '../../../src/streams/index.js';
 import { KEY } from '../../support/test-key.js';
 
 export interface ChaosDevnetOptions {
@@ -24,10 +24,11 @@ export interface ChaosDevnetOptions {
 }
 
 /**
- * The endpoints the streams page through: an answer from one of them carries a page of data (the
- * `/api/v3/blocks` answers to a run's block lookups count too: they come before its first page).
+ * The endpoints the streams page through, snapshot streams included: an answer from one of them
+ * carries a page of data (the `/api/v3/blocks` answers to a run's block lookups count too: they come
+ * before its first page).
  */
-const DATA_PATHS = new Set(streams.map((stream) => stream.endpoint));
+const DATA_PATHS = new Set(allStreams.map((stream) => stream.endpoint));
 
 export function isDataPage(info: RequestInfo): boolean {
   return info.status === 200 && info.fault === undefined && DATA_PATHS.has(info.path);

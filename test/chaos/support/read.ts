@@ -19,7 +19,7 @@ export async function readCommitted(kind: SinkKind, path: string): Promise<Snaps
   const onDisk = await dataFilesOnDisk(path);
   if (manifest === undefined) {
     const tables = new Map<string, Row[]>(positionTables.map((table) => [table.name, []]));
-    return { kind, tables, files: { onDisk, listed: [] }, checkpoints: new Map(), covered: new Map(), runs: [], rejects: 0, rejectRows: [] };
+    return { kind, tables, files: { onDisk, listed: [] }, checkpoints: new Map(), covered: new Map(), pending: new Map(), runs: [], rejects: 0, rejectRows: [] };
   }
   const reader = await openWarehouse(kind, path);
   try {
@@ -28,9 +28,9 @@ export async function readCommitted(kind: SinkKind, path: string): Promise<Snaps
     const runs = (await readRows(reader.connection, etlRuns)) as RunRow[];
     const rejectRows = (await readRows(reader.connection, etlRejects)) as RejectRow[];
     const rejects = rejectRows.length;
-    const { checkpoints, covered } = checkpointsOf(Object.entries(manifest.checkpoints).map(([key, value]) => [key, value.position]));
+    const records = checkpointsOf(Object.entries(manifest.checkpoints).map(([key, value]) => [key, value.position]));
     const listed = Object.values(manifest.tables).flatMap((entry) => entry.files.map((file) => file.path));
-    return { kind, tables, files: { onDisk, listed }, manifest, checkpoints, covered, runs, rejects, rejectRows };
+    return { kind, tables, files: { onDisk, listed }, manifest, ...records, runs, rejects, rejectRows };
   } finally {
     reader.close();
   }
