@@ -119,7 +119,7 @@ interface Case {
 const keyEnv = (key: string | undefined): ChildEnv => ({ [KEY_ENV]: key });
 const esc = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const STREAMS_LIST = `(streams: ${STREAM_LIST})`;
-const KEYS_LIST = '(keys: network, base_url, api_key_env, rate, http, start, lag, actions_overlap, streams, sink)';
+const KEYS_LIST = '(keys: network, base_url, api_key_env, rate, http, workers, start, lag, actions_overlap, streams, sink)';
 const CHAIN_POINT_FIX = 'use an ISO date (2024-01-01 or 2024-01-01T12:00:00Z), lt:<logical time> or mc:<masterchain seqno>';
 const NOT_THE_API = 'probably does not point at the Chain Data API (expected a service root such as https://toncenter.com)';
 const MANIFEST_FIX = 'chain-etl changes nothing in the folder: restore _manifest.json from a backup, or point sink.path (or --out) at a new folder and load the data again';

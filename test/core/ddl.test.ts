@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS "jetton_transfers" (
   "ended_at" TIMESTAMPTZ,
   "status" VARCHAR,
   "rows" JSON,
+  "rows_replaced" JSON,
   "requests" JSON,
   "retries" INTEGER,
   "error" VARCHAR,
