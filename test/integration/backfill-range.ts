@@ -6,16 +6,16 @@
 import { expect } from 'vitest';
 import { ABANDONED_RUN_ERROR } from '../../src/cli/abandoned-runs.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
-import type { Row } from '../../src/core/table.js';
 import { streams } from '../../src/streams/index.js';
 import { addressProblems } from '../support/address-check.js';
 import { mcBlock, positionAt, type Bounds } from '../support/chain-points.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult } from '../support/cli-result.js';
 import { spawnCli, whileRunning } from '../support/cli.js';
+import { expectTablesEqual } from '../support/expect-truth.js';
 import { expectedWarehouse } from '../support/expected-rows.js';
 import { positionTables } from '../support/position-tables.js';
-import { NO_MISMATCH, describeDiff, diffRows, diffWarehouse, mismatch, tableNamed } from '../support/row-diff.js';
+import { describeDiff, diffRows, diffWarehouse, tableNamed } from '../support/row-diff.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { sleep } from '../support/sleep.js';
 import { FIRST_MC, type TestDevnet } from '../support/test-devnet.js';
@@ -39,14 +39,7 @@ export function boundsOf(devnet: TestDevnet): (stream: StreamDefinition) => Boun
 export function expectBackfilled(devnet: TestDevnet, snapshot: Snapshot): void {
   const bounds = boundsOf(devnet);
   const expected = expectedWarehouse(devnet, bounds);
-  const sources: [string, ReadonlyMap<string, Row[]>][] = [['tables', snapshot.tables]];
-  if (snapshot.glob !== undefined) sources.push(['parquet glob', snapshot.glob]);
-  for (const [label, tables] of sources) {
-    for (const diff of diffWarehouse(expected, tables)) {
-      expect(diff.expected, `${label} ${diff.table}: the truth has rows in the range`).toBeGreaterThan(0);
-      expect(mismatch(diff), `${label}: ${describeDiff(diff)}`).toEqual(NO_MISMATCH);
-    }
-  }
+  expectTablesEqual(expected, snapshot);
   // The stream's checkpoint covers exactly the range, and a sync would continue after it.
   for (const stream of streams) expect(snapshot.covered.get(stream.name), stream.name).toEqual([bounds(stream)]);
   for (const stream of streams) expect(snapshot.checkpoints.get(stream.name), stream.name).toBe(bounds(stream).to);

@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet } from '../../src/devnet/index.js';
-import type { Row } from '../../src/core/table.js';
 import { DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS } from '../../src/config/defaults.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { streams } from '../../src/streams/index.js';
@@ -15,8 +14,9 @@ import { runCliInProcess } from '../support/cli-in-process.js';
 import { addressProblems } from '../support/address-check.js';
 import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
 import { describeResult } from '../support/cli-result.js';
+import { expectTablesEqual } from '../support/expect-truth.js';
 import { expectedWarehouse } from '../support/expected-rows.js';
-import { NO_MISMATCH, describeDiff, diffRows, diffSnapshots, diffWarehouse, keyOf, mismatch, tableNamed } from '../support/row-diff.js';
+import { NO_MISMATCH, describeDiff, diffRows, diffSnapshots, keyOf, mismatch, tableNamed } from '../support/row-diff.js';
 import { FIRST_MC, startTestDevnet } from '../support/test-devnet.js';
 import { openWarehouse } from '../support/warehouse-reader.js';
 import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
@@ -49,14 +49,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
   const expectEqualsTruth = (snapshot: Snapshot): void => {
     const first = mcBlock(devnet, FIRST_MC);
     const expected = expectedWarehouse(devnet, (stream) => ({ from: positionAt(first, stream), to: snapshot.checkpoints.get(stream.name)! }));
-    const sources: [string, ReadonlyMap<string, Row[]>][] = [['tables', snapshot.tables]];
-    if (snapshot.glob !== undefined) sources.push(['parquet glob', snapshot.glob]);
-    for (const [label, tables] of sources) {
-      for (const diff of diffWarehouse(expected, tables)) {
-        expect(diff.expected, `${label} ${diff.table}: the truth has rows in the range`).toBeGreaterThan(0);
-        expect(mismatch(diff), `${label}: ${describeDiff(diff)}`).toEqual(NO_MISMATCH);
-      }
-    }
+    expectTablesEqual(expected, snapshot);
     const addresses = snapshot.tables.get('addresses')!;
     expect(addresses.length).toBeGreaterThan(0);
     expect(addressProblems(devnet, addresses)).toEqual([]);
