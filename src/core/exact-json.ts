@@ -6,6 +6,7 @@
  * and every other number still says what was sent.
  */
 import { randomUUID } from 'node:crypto';
+import { BACKSLASH, DIGIT_0, DIGIT_9, MINUS, QUOTE } from './char-codes.js';
 
 /** What a `JsonNumber` turns into under a plain `JSON.stringify`, until `exactJson` writes it as its number. */
 const STRINGIFY_MARKER = `\u0000number:${randomUUID()}:`;
@@ -20,11 +21,6 @@ export class JsonNumber {
   }
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const MINUS = 0x2d;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
 /** Digits from which a plain integer may stop printing back as itself (2^53 has 16). */
 const LONG_INTEGER = 16;
 

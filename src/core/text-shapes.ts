@@ -3,6 +3,7 @@
  * checked against its kind, and a loop over char codes does it in about a quarter of the time of
  * the equivalent regular expression (measured: docs/design.md §3).
  */
+import { COLON, DIGIT_0, DIGIT_9, EQUALS, MINUS } from './char-codes.js';
 
 /** 1 for each character of standard base64's alphabet (`A–Z a–z 0–9 + /`), by char code. */
 const BASE64 = new Uint8Array(128);
@@ -11,12 +12,6 @@ for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
 /** 1 for each upper-case hex digit, by char code. */
 const UPPER_HEX = new Uint8Array(128);
 for (const char of '0123456789ABCDEF') UPPER_HEX[char.charCodeAt(0)] = 1;
-
-const EQUALS = 0x3d;
-const COLON = 0x3a;
-const MINUS = 0x2d;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
 
 /** `/^[A-Za-z0-9+/]{43}=$/`: 32 bytes in standard base64. */
 export function isBase64Hash(text: string): boolean {
