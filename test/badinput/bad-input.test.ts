@@ -26,7 +26,6 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { ensureBuilt } from '../support/build.js';
 import { childEnv, runCli, type ChildEnv } from '../support/cli.js';
 import type { CliResult } from '../support/cli-result.js';
 import { holdDuckDBFile } from '../support/lock-holder.js';
@@ -596,7 +595,6 @@ const cases: readonly Case[] = [
 let world: World;
 
 beforeAll(async () => {
-  ensureBuilt();
   const root = mkdtempSync(join(tmpdir(), 'chain-etl-badinput-'));
   const [mainnet, testnet, notTheApi, closed] = await Promise.all([
     startDevnet({ seed: 11, blocks: 100, keys: new Map([[MAINNET_KEY, 'mainnet'], [TESTNET_KEY, 'testnet']]), keyRps: 1000 }),

@@ -9,7 +9,6 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { snapshotStreams } from '../../src/streams/index.js';
-import { ensureBuilt } from '../support/build.js';
 import { makeWorkspace, type Workspace } from '../support/workspace.js';
 import { issueProfile, runFaultsScenario } from './scenarios/faults.js';
 import { runReplicaScenario } from './scenarios/indexer.js';
@@ -22,7 +21,6 @@ import { printLocalTable } from './support/table.js';
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('chaos-fast');
 });
 

@@ -9,7 +9,6 @@
  * of transactions and actions whatever requests come first.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { makeWorkspace, type Workspace } from '../support/workspace.js';
 import { issueProfile, runFaultsScenario } from './scenarios/faults.js';
 import { printLocalTable } from './support/table.js';
@@ -17,7 +16,6 @@ import { printLocalTable } from './support/table.js';
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('chaos-faults');
 });
 

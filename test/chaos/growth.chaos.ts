@@ -3,7 +3,6 @@
  * run; a final sync with the indexer frozen equals the truth.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { runGrowthScenario } from './scenarios/growth.js';
 import { printLocalTable } from './support/table.js';
@@ -11,7 +10,6 @@ import { printLocalTable } from './support/table.js';
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('chaos-growth');
 });
 

@@ -9,7 +9,6 @@
  * written (before the lookup ran with lag 0 too, lag 0 lost the rows only the primary had).
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { runReplicaScenario, runStallScenario } from './scenarios/indexer.js';
 import { printLocalTable } from './support/table.js';
@@ -17,7 +16,6 @@ import { printLocalTable } from './support/table.js';
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('chaos-indexer');
 });
 

@@ -11,7 +11,6 @@
  * (test/chaos/scenarios/snapshot-kills.ts).
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { snapshotStreams } from '../../src/streams/index.js';
 import { runKillScenario, type KillScenario } from './scenarios/kills.js';
@@ -22,7 +21,6 @@ import { printLocalTable } from './support/table.js';
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('chaos-kill9');
 });
 

@@ -4,7 +4,6 @@
  * action_ids change): the old action_ids leave actions and action_accounts, the new ones arrive.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { runLateDataScenario } from './scenarios/late-data.js';
 import { printLocalTable } from './support/table.js';
@@ -12,7 +11,6 @@ import { printLocalTable } from './support/table.js';
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('chaos-late');
 });
 

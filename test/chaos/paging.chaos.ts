@@ -6,7 +6,6 @@
  * The small matrix of `npm test` is test/integration/paging-contract.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { describeResult } from '../support/cli-result.js';
 import { NO_MISMATCH, describeDiff, diffWarehouse, mismatch } from '../support/row-diff.js';
 import { readWarehouse } from '../support/warehouse-snapshot.js';
@@ -20,7 +19,6 @@ const SINKS: readonly SinkKind[] = ['duckdb', 'parquet'];
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('chaos-paging');
 });
 

@@ -4,7 +4,6 @@
  * resumes to the truth.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { expectedWarehouse } from '../support/expected-rows.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { runSignalScenario, type SignalScenario } from './scenarios/signals.js';
@@ -15,7 +14,6 @@ let work: Workspace;
 let chaos: ChaosDevnet;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('chaos-signals');
   chaos = await startChaosDevnet({ seed: 4711, blocks: 90, latencyMs: 20 });
   // Renders the whole chain once: the devnet keeps what it rendered, so the runs below are served faster.

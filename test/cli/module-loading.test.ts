@@ -6,7 +6,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { runCli } from '../support/cli.js';
 import { describeResult } from '../support/cli-result.js';
 import { startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
@@ -32,7 +31,6 @@ let devnet: TestDevnet;
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   devnet = await startTestDevnet({ seed: 13, blocks: 40 });
   work = await makeWorkspace('modules');
   writeFileSync(join(work.dir, 'hook.mjs'), HOOK);

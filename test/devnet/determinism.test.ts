@@ -3,12 +3,12 @@
  * answers, including the seeded tie order of jetton transfers; the CLI prints the same truth and
  * serves it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildDevnetApi, startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { truthRows } from '../../src/devnet/truth.js';
 import { FIRST_MC_SEQNO } from '../../src/devnet/chain/constants.js';
 import { DevnetClient, type Query } from '../support/http.js';
-import { PROJECT_ROOT, ensureBuilt } from '../support/build.js';
+import { PROJECT_ROOT } from '../support/build.js';
 import { runCli } from '../support/cli.js';
 import type { CliResult } from '../support/cli-result.js';
 import { startDevnetChild } from '../support/devnet-child.js';
@@ -93,10 +93,6 @@ describe('determinism', () => {
 });
 
 describe('chain-etl devnet (CLI)', () => {
-  beforeAll(() => {
-    ensureBuilt();
-  });
-
   it('prints `devnet truth` as NDJSON equal to buildDevnetApi truth', async () => {
     const { code, stdout } = await runCli(['devnet', 'truth', '--seed', '7', '--blocks', '200', '--dataset', 'transactions'], { cwd: PROJECT_ROOT });
     expect(code).toBe(0);

@@ -11,7 +11,6 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { streams } from '../../src/streams/index.js';
-import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult, messageLines } from '../support/cli-result.js';
 import { spawnCli, whileRunning } from '../support/cli.js';
@@ -28,7 +27,6 @@ let devnet: TestDevnet;
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   devnet = await startTestDevnet({ seed: SEED, blocks: BLOCKS, latencyMs: 30 });
   expect(devnet.view.indexedSeqno).toBe(FIRST_MC + BLOCKS - 1);
   work = await makeWorkspace('backfill');

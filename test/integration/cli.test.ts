@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
 import { streams } from '../../src/streams/index.js';
 import { STREAM_LIST } from '../support/stream-names.js';
-import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
 import { runCli, spawnCli, whileRunning } from '../support/cli.js';
@@ -28,7 +27,6 @@ let devnet: TestDevnet;
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   devnet = await startTestDevnet({ seed: SEED, blocks: BLOCKS, latencyMs: 30 });
   work = await makeWorkspace('cli');
 });

@@ -10,7 +10,6 @@ import { cpSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult, type CliResult } from '../support/cli-result.js';
 import { runCli, spawnCli } from '../support/cli.js';
@@ -81,7 +80,6 @@ export function describeCompact(suite: CompactSuite): void {
       Math.max(...Object.entries(filesPerDay(snapshot)).filter(([table]) => tables?.includes(table) ?? true).flatMap(([, days]) => Object.values(days)));
 
     beforeAll(async () => {
-      ensureBuilt();
       devnet = await startTestDevnet({ seed: 2626, blocks: 60 });
       work = await makeWorkspace('compaction');
       synced = work.sinkPath('parquet', 'synced');

@@ -11,7 +11,6 @@ import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import type { Network } from '../../src/api/network.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { streams } from '../../src/streams/index.js';
-import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
 import { runCli } from '../support/cli.js';
@@ -88,7 +87,6 @@ let work: Workspace;
 let devnet: Devnet;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('coverage');
   devnet = await devnetOf(SEED);
 });

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffSeconds } from '../../src/cli/follow.js';
-import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { tipBlock } from '../support/chain-points.js';
 import { spawnCli, type CliRun } from '../support/cli.js';
@@ -34,7 +33,6 @@ let devnet: TestDevnet;
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   [devnet, work] = await Promise.all([startTestDevnet({ seed: SEED, blocks: BLOCKS }), makeWorkspace('follow')]);
 });
 

@@ -10,7 +10,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { runInProcess } from '../support/cli-in-process.js';
 import { spawnCli } from '../support/cli.js';
 import { describeResult, type CliResult } from '../support/cli-result.js';
@@ -39,7 +38,6 @@ let work: Workspace;
 const servers: MisbehavingServer[] = [];
 
 beforeAll(async () => {
-  ensureBuilt();
   [devnet, foreign, work] = await Promise.all([startTestDevnet({ seed: 4040, blocks: 12 }), startMisbehavingServer(), makeWorkspace('http-hygiene')]);
   foreign.behave(() => ({ kind: 'reply', status: 200, body: '{"first":{},"last":{}}' }));
 });

@@ -4,7 +4,6 @@
  * fault × both sinks) is test/chaos/paging.chaos.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { describeResult } from '../support/cli-result.js';
 import { NO_MISMATCH, describeDiff, diffWarehouse, mismatch } from '../support/row-diff.js';
 import { readWarehouse } from '../support/warehouse-snapshot.js';
@@ -18,7 +17,6 @@ const CROWD = 1500;
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('paging');
 });
 

@@ -15,7 +15,6 @@ import { readManifest, type Manifest } from '../../src/load/parquet-manifest.js'
 import { manifestViewsSql } from '../../src/load/parquet-views.js';
 import { streams } from '../../src/streams/index.js';
 import { positionTables } from '../support/position-tables.js';
-import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli.js';
 import { describeResult, messageLines, type CliResult } from '../support/cli-result.js';
@@ -33,7 +32,6 @@ let work: Workspace;
 let devnet: Devnet;
 
 beforeAll(async () => {
-  ensureBuilt();
   work = await makeWorkspace('recovery');
   devnet = await startDevnet({ seed: SEED, blocks: BLOCKS, keys: new Map([[KEY, 'mainnet']]), keyRps: 1000 });
 });

@@ -14,7 +14,7 @@ import { LOCK_FILE } from '../../src/load/parquet-layout.js';
 import { readManifest } from '../../src/load/parquet-manifest.js';
 import { VIEWS_FILE } from '../../src/load/parquet-views.js';
 import { analystDefinitions } from '../../src/streams/analyst-views.js';
-import { ensureBuilt, PROJECT_ROOT } from '../support/build.js';
+import { PROJECT_ROOT } from '../support/build.js';
 import { childEnv, runCli } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult, type CliResult } from '../support/cli-result.js';
@@ -35,7 +35,6 @@ let work: Workspace;
 const pipelines = {} as Record<SinkKind, string>;
 
 beforeAll(async () => {
-  ensureBuilt();
   [devnet, work] = await Promise.all([startTestDevnet({ seed: 1515, blocks: 60 }), makeWorkspace('query')]);
   for (const kind of ['duckdb', 'parquet'] as const) {
     pipelines[kind] = await work.pipeline({ url: devnet.url, kind, sinkPath: work.sinkPath(kind), streams: DEMO_STREAMS, retainSupersededMinutes: 10 });

@@ -8,7 +8,6 @@
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
 import { holdDuckDBFile } from '../support/lock-holder.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { runCli, spawnCli } from '../support/cli.js';
@@ -29,7 +28,6 @@ let work: Workspace;
 let synced: string;
 
 beforeAll(async () => {
-  ensureBuilt();
   devnet = await startTestDevnet({ seed: SEED, blocks: BLOCKS });
   work = await makeWorkspace('readers');
   const { file, sinkPath } = await pipeline('synced', 0);

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamStatus } from '../../src/cli/stream-status.js';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
-import { ensureBuilt } from '../support/build.js';
 import { childEnv, runCli } from '../support/cli.js';
 import { holdDuckDBFile } from '../support/lock-holder.js';
 import { runInProcess } from '../support/cli-in-process.js';
@@ -42,7 +41,6 @@ let down: OutageProxy;
 let work: Workspace;
 
 beforeAll(async () => {
-  ensureBuilt();
   [devnet, down, work] = await Promise.all([startTestDevnet({ seed: SEED, blocks: BLOCKS }), startOutageProxy(), makeWorkspace('status')]);
 });
 

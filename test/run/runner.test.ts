@@ -4,7 +4,7 @@
  * apart from BASE; pages hold 10, so a full page keeps 9 and the next starts at its last position.
  */
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/http-client.js';
 import { V3Api } from '../../src/api/v3.js';
 import { decodeCheckpoint } from '../../src/core/checkpoint.js';
@@ -15,7 +15,6 @@ import { DuckDBSink } from '../../src/load/duckdb-sink.js';
 import type { Sink, StreamCommit } from '../../src/load/sink.js';
 import { runJobs } from '../../src/run/runner.js';
 import { PageWorkerError } from '../../src/run/workers/page-pool.js';
-import { ensureBuilt } from '../support/build.js';
 import { addressesTable } from '../../src/streams/addresses.js';
 import { validatorEventsStream, validatorEventsTable } from '../../src/streams/validator-events.js';
 import { useTempDir } from '../load/temp-dir.js';
@@ -199,8 +198,6 @@ describe('runJobs against a fake API', () => {
 });
 
 describe('runJobs with page workers (they prepare the pages after the scout)', () => {
-  beforeAll(() => ensureBuilt());
-
   it('stores every event once, and an item that fails validation in a worker lands in _etl_rejects with its reason', async () => {
     const { result, stored, rows, rejects } = await run({ concurrency: 2, workers: 2, broken: 70 });
     expect(rows).toEqual(firstEvents(EVENTS).filter((i) => i !== 70));

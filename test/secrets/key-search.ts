@@ -27,7 +27,6 @@ import { etlRuns } from '../../src/core/bookkeeping.js';
 import { startDevnet } from '../../src/devnet/index.js';
 import { readManifest } from '../../src/load/parquet-manifest.js';
 import { manifestViewsSql } from '../../src/load/parquet-views.js';
-import { ensureBuilt } from '../support/build.js';
 import { childEnv, runCli } from '../support/cli.js';
 import type { CliResult } from '../support/cli-result.js';
 import { startDevnetChild, type DevnetChild } from '../support/devnet-child.js';
@@ -120,7 +119,6 @@ export function describeKeySearch(options: KeySearchOptions): void {
   }
 
   beforeAll(async () => {
-    ensureBuilt();
     root = mkdtempSync(join(tmpdir(), 'chain-etl-secrets-'));
     writeFileSync(join(root, 'faults.json'), JSON.stringify(FAULTS));
     writeFileSync(join(root, 'always-5xx.json'), JSON.stringify({ http5xx: 1 }));
