@@ -79,6 +79,12 @@ export function summariseProfile(file: string, top = 25): ProfileSummary {
   };
 }
 
+/** One line for the bench table: busy time, then the top origins and functions by share of it. */
+export function profileLine(summary: ProfileSummary, top = 6): string {
+  const shares = (entries: readonly SelfTime[]): string => entries.slice(0, top).map((entry) => `${entry.name.replace(/ \S*\/([^/]+:\d+)$/, ' $1')} ${entry.share.toFixed(1)} %`).join(', ');
+  return `busy ${(summary.busyMs / 1000).toFixed(1)} s; by origin: ${shares(summary.origins)}; by function: ${shares(summary.functions)}`;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const summary = summariseProfile(process.argv[2]!, Number(process.argv[3] ?? 25));
   console.log(`busy ${summary.busyMs} ms of ${summary.totalMs} ms (idle ${summary.idleMs} ms)`);

@@ -11,7 +11,9 @@
  *
  * Then the ETL's stages one at a time over the saved pages (bench/stage-costs.ts: parse, validate,
  * toRows, check, DuckDB commit), the DuckDB write path per value and as data chunks
- * (bench/commit-paths.ts), and a shorter ETL run into DuckDB under `node --cpu-prof`,
+ * (bench/commit-paths.ts), DuckDB's own floor for the same rows (bench/duckdb-floor.ts: INSERT …
+ * SELECT from memory and from Parquet, read_json's parse and insert apart, DuckDB settings), and a
+ * shorter ETL run into DuckDB under `node --cpu-prof`,
  * summarised by self time (the profile covers the JS thread only; DuckDB's own threads do not
  * appear in it, their CPU is in the totals).
  *
@@ -23,6 +25,7 @@ import { BENCH_KEY, DevnetProcess, load, log, parquetFileCount, readDuckDBWareho
 import { summariseProfile, type ProfileSummary } from './cpu-profile.js';
 import type { StageCosts } from './stage-costs.js';
 import type { CommitPaths } from './commit-paths.js';
+import type { DuckDBFloor } from './duckdb-floor.js';
 
 export interface CostFigure {
   readonly transactions: number;
@@ -51,6 +54,8 @@ export interface LocalCostResult {
   readonly stages: StageCosts['per100k'];
   /** The DuckDB write path per value and as data chunks, alternated in one process (bench/commit-paths.ts). */
   readonly commitPaths: CommitPaths;
+  /** What DuckDB itself charges to insert the same rows, however they are handed over (bench/duckdb-floor.ts). */
+  readonly floor: DuckDBFloor;
   readonly profile: (ProfileSummary & { readonly transactions: number }) | undefined;
   /** ETL → DuckDB with 0, 1 and 2 page workers (issue 13 goal 3), each the lower of two runs. */
   readonly byWorkers: readonly WorkersFigure[];
@@ -127,6 +132,10 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
     mkdirSync(pathsDir);
     const commitPaths = JSON.parse((await runBenchScript('commit-paths.js', ['--pages', pagesDir, '--dir', pathsDir])).stdout) as CommitPaths;
     log(`local cost: DuckDB write path per 100k tx, per value ${commitPaths.perValue.join(' ')}, data chunks ${commitPaths.chunks.join(' ')}`);
+    const floorDir = join(dir, 'floor');
+    mkdirSync(floorDir);
+    const floor = JSON.parse((await runBenchScript('duckdb-floor.js', ['--pages', pagesDir, '--dir', floorDir])).stdout) as DuckDBFloor;
+    log(`local cost: DuckDB floor per 100k tx ${JSON.stringify(floor)}`);
 
     const byWorkers: WorkersFigure[] = [];
     for (const workers of WORKER_COUNTS) {
@@ -162,6 +171,7 @@ export async function measureLocalCost(transactions = 50_000, profileTransaction
       devnetPer100k: round((devnetCpu / duckRows) * 100_000, 2),
       stages,
       commitPaths,
+      floor,
       profile,
       byWorkers,
       loadBefore,

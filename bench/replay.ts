@@ -6,14 +6,17 @@
  * fresh warehouse, through a replaying listener with `rps` and the latency; only that second run is
  * measured, from its first request to its exit. The replay runs once for each number of page
  * workers (0, 1, 2 and the CLI's default), alternating within one rps, so they compare in one run.
+ * The first rate is replayed once more under `node --cpu-prof` (main thread and page workers).
  *
  *   ceiling = rps × 1000 (items per page)     ratio = transactions/s ÷ ceiling
  *   CPU ceiling = cores ÷ (ETL + replay server CPU-seconds per transaction)
  *
  *   node .bench-build/bench/replay.js [transactions=60000] [rps=10,25,100]
  */
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConcurrency, defaultWorkers } from '../src/config/defaults.js';
+import { summariseProfile, type ProfileSummary } from './cpu-profile.js';
 import { CORES, DevnetProcess, load, log, readDuckDBWarehouse, round, runCli, tempDir, writePipeline } from './harness.js';
 import { WORKER_COUNTS } from './local-cost.js';
 
@@ -55,11 +58,28 @@ export interface ReplayResult {
   readonly loadBefore: number;
 }
 
-export async function measureReplay(transactions: number, cases: readonly ReplayCase[] = REPLAY_CASES): Promise<ReplayResult[]> {
+/** The CPU profile of one more replay of the first case at the default workers (`node --cpu-prof`): one summary per thread. */
+export interface ReplayProfile {
+  readonly rps: number;
+  readonly latencyMs: number;
+  readonly workers: number;
+  readonly transactions: number;
+  readonly cpuSeconds: number;
+  /** The main thread first, then each page worker. */
+  readonly threads: readonly (ProfileSummary & { readonly thread: string })[];
+}
+
+export interface ReplayMeasurement {
+  readonly results: ReplayResult[];
+  readonly profile: ReplayProfile | undefined;
+}
+
+export async function measureReplay(transactions: number, cases: readonly ReplayCase[] = REPLAY_CASES): Promise<ReplayMeasurement> {
   const devnet = await DevnetProcess.start(Math.ceil(transactions / 22) + 200);
   log(`replay: devnet of ${devnet.info.blocks} blocks ready in ${devnet.info.startupSeconds.toFixed(1)} s`);
   const dir = tempDir('replay');
   const results: ReplayResult[] = [];
+  let profile: ReplayProfile | undefined;
   try {
     const upstream = await devnet.serve(1_000_000, 0);
     const range = await devnet.range(1, transactions);
@@ -72,11 +92,38 @@ export async function measureReplay(transactions: number, cases: readonly Replay
       await runCli('backfill', pipeline('record', recorder.url), rangeArgs);
       await devnet.closeListener(recorder.id);
       for (const workers of [...new Set([...WORKER_COUNTS, defaultWorkers()])]) results.push(await replayOnce(devnet, upstream.id, c, workers, pipeline, rangeArgs, dir));
+      profile ??= await profileReplay(devnet, upstream.id, c, pipeline, rangeArgs, dir);
     }
   } finally {
     await devnet.stop();
   }
-  return results;
+  return { results, profile };
+}
+
+/**
+ * The replay once more at the default workers under `--cpu-prof`, which writes a profile per thread
+ * (`CPU.<date>.<time>.<pid>.<thread id>.<n>.cpuprofile`, thread 0 the main one). The profile covers
+ * JS threads only: DuckDB's own threads are in the CPU total, not in any profile.
+ */
+async function profileReplay(
+  devnet: DevnetProcess,
+  upstream: number,
+  c: ReplayCase,
+  pipeline: (label: string, baseUrl: string, workers?: number) => string,
+  rangeArgs: string[],
+  dir: string,
+): Promise<ReplayProfile> {
+  const profileDir = join(dir, `profile-rps${c.rps}`);
+  const workers = defaultWorkers();
+  const replayer = await devnet.replay(upstream, c.rps, c.latencyMs);
+  const run = await runCli('backfill', pipeline('profiled', replayer.url, workers), rangeArgs, { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+  await devnet.closeListener(replayer.id);
+  const rows = (await readDuckDBWarehouse(join(dir, `rps${c.rps}-lat${c.latencyMs}-profiled.duckdb`))).tables['transactions'] ?? 0;
+  const threadOf = (file: string): number => Number(file.split('.')[4]);
+  const files = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile')).sort((a, b) => threadOf(a) - threadOf(b));
+  const threads = files.map((file) => ({ ...summariseProfile(join(profileDir, file), 15), thread: threadOf(file) === 0 ? 'main' : `worker ${threadOf(file)}` }));
+  log(`replay rps ${c.rps} profiled: ${threads.map((t) => `${t.thread} busy ${t.busyMs} ms`).join(', ')}`);
+  return { rps: c.rps, latencyMs: c.latencyMs, workers, transactions: rows, cpuSeconds: round(run.cpuSeconds, 2), threads };
 }
 
 async function replayOnce(
@@ -131,5 +178,5 @@ async function replayOnce(
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rates = process.argv[3]?.split(',').map(Number);
   const cases = REPLAY_CASES.filter((c) => rates === undefined || rates.includes(c.rps));
-  measureReplay(Number(process.argv[2] ?? 60_000), cases).then((results) => console.log(JSON.stringify(results, null, 2)));
+  measureReplay(Number(process.argv[2] ?? 60_000), cases).then((measured) => console.log(JSON.stringify(measured, null, 2)));
 }

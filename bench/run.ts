@@ -21,7 +21,8 @@ import { measureLocalCost, type LocalCostResult } from './local-cost.js';
 import { measureRowsPerRequest, type RowsPerRequestResult } from './rows-per-request.js';
 import { measureMemory, type MemorySuite } from './memory.js';
 import { measureCronNoop, type CronNoopResult } from './cron-noop.js';
-import { measureReplay, type ReplayResult } from './replay.js';
+import { measureReplay, type ReplayProfile, type ReplayResult } from './replay.js';
+import { profileLine } from './cpu-profile.js';
 import { CORES, cleanupTemp, load, log, round } from './harness.js';
 
 const ALL = ['cron', 'rows', 'local', 'ceiling', 'naive', 'replay', 'memory', 'devnet'] as const;
@@ -52,6 +53,7 @@ interface Results {
   ceiling?: CeilingResult[];
   naive?: (NaiveResult & { readonly oursRowsPerSecond: number | undefined; readonly naiveVsOurs: number | undefined })[];
   replay?: ReplayResult[];
+  replayProfile?: ReplayProfile;
   memory?: MemorySuite;
   devnetStartup?: DevnetStartupResult;
 }
@@ -83,7 +85,11 @@ try {
       return { ...n, oursRowsPerSecond: ours, naiveVsOurs: ours === undefined ? undefined : round(n.rowsPerSecond / ours, 2) };
     });
   }
-  if (only.has('replay')) results.replay = await measureReplay(sized(Number(values['replay-transactions'])));
+  if (only.has('replay')) {
+    const replay = await measureReplay(sized(Number(values['replay-transactions'])));
+    results.replay = replay.results;
+    results.replayProfile = replay.profile;
+  }
   if (only.has('memory')) results.memory = await measureMemory(values.memory.split(',').map((n) => sized(Number(n))));
   if (only.has('devnet')) results.devnetStartup = await measureDevnetStartup(Number(values['devnet-blocks']));
 } finally {
@@ -151,6 +157,18 @@ if (lc !== undefined) {
     '—',
     '—',
   ]);
+  const floor = lc.floor;
+  rows.push([
+    '3 local cost',
+    'DuckDB floor, saved pages',
+    `${Object.entries(floor.variants).map(([name, v]) => `${name} ${v.toFixed(1)}`).join('; ')}; read_json's parse ${floor.readJson.parse.toFixed(1)} + insert ` +
+      `${floor.readJson.insert.toFixed(1)} CPU-s/100k tx (inserts + COMMIT + CHECKPOINT, lowest of 2, alternated in one process)`,
+    '—',
+    '—',
+  ]);
+  if (lc.profile !== undefined) {
+    rows.push(['3 local cost', `ETL → DuckDB profile, ${n0(lc.profile.transactions)} tx, main thread`, profileLine(lc.profile), '—', '—']);
+  }
   rows.push([
     '3 local cost',
     `ETL → Parquet, ${n0(lc.etlParquet.transactions)} tx`,
@@ -199,6 +217,10 @@ if (lc !== undefined) rows.push(['#13 workers', `local cost, ETL → DuckDB, ${n
 for (const rps of [...new Set((results.replay ?? []).map((r) => r.rps))]) {
   const runs = (results.replay ?? []).filter((r) => r.rps === rps).map((r) => ({ workers: r.workers, rowsPerSecond: r.rowsPerSecond, per100k: r.etlPer100k }));
   rows.push(['#13 workers', `replay rps ${rps}, ${results.replay?.[0]?.latencyMs ?? '?'} ms`, byWorkers(runs), workersGoal, 'reported']);
+}
+const rp = results.replayProfile;
+for (const thread of rp?.threads ?? []) {
+  rows.push(['#13 replay', `rps ${rp!.rps}, ${rp!.latencyMs} ms, ${rp!.workers} workers, profile: ${thread.thread}`, profileLine(thread), '—', '—']);
 }
 const mem = results.memory;
 if (mem !== undefined) {

@@ -21,7 +21,7 @@ export interface DuckDBSinkOptions {
   readonly now?: () => number;
   /** Schema version this build writes; a warehouse with another one is refused. @default SCHEMA_VERSION */
   readonly schemaVersion?: number;
-  /** DuckDB configuration options, e.g. `{ threads: '4' }`, over the sink's defaults (`checkpoint_threshold` 64MB, `memory_limit` 256MB). */
+  /** DuckDB configuration options, e.g. `{ threads: '4' }`, over the sink's defaults (`checkpoint_threshold` 64MB, `memory_limit` 256MB, `threads` 1). */
   readonly config?: Readonly<Record<string, string>>;
   /** Macros and views created (or replaced) on every open, those over the opened tables. @default none */
   readonly definitions?: AnalystDefinitions;
@@ -40,9 +40,11 @@ const systemClock = (): number => Math.floor(Date.now() / 1000);
  * thresholds and holds far less memory (measured: docs/design.md §4). The memory limit bounds
  * DuckDB's cache of table blocks, which otherwise grows with the warehouse (default: 80 % of the
  * machine's memory). The sink also checkpoints on close; a killed process's WAL is replayed on the
- * next open.
+ * next open. One DuckDB thread: a commit's appends, inserts and checkpoint cost a quarter less CPU
+ * than with a thread per core, and the page workers and the main thread have the other cores
+ * (measured: docs/design.md §4).
  */
-const DUCKDB_DEFAULTS: Readonly<Record<string, string>> = { checkpoint_threshold: '64MB', memory_limit: '256MB' };
+const DUCKDB_DEFAULTS: Readonly<Record<string, string>> = { checkpoint_threshold: '64MB', memory_limit: '256MB', threads: '1' };
 const stageName = (table: string): string => `__stage_${table}`;
 const replaceName = (table: string, column: string): string => `__replace_${table}__${column}`;
 const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;

@@ -47,7 +47,7 @@ export interface ParquetSinkOptions {
   readonly schemaVersion?: number;
   /** Rows per Parquet row group. @default 122880 */
   readonly rowGroupSize?: number;
-  /** DuckDB configuration of the working engine, e.g. `{ memory_limit: '1GB' }`. @default {} */
+  /** DuckDB configuration of the working engine, e.g. `{ memory_limit: '1GB' }`, over `threads` 1 (see duckdb-sink.ts). @default {} */
   readonly config?: Readonly<Record<string, string>>;
   /** Minutes a superseded file stays on disk for readers of an older manifest (pipelines: `sink.retain_superseded_minutes`). @default 0 */
   readonly retainSupersededMinutes?: number;
@@ -124,7 +124,7 @@ export class ParquetSink implements Sink {
         { cause: err },
       );
     });
-    this.#instance = await lockWarehouse(this.#root, this.#options.config);
+    this.#instance = await lockWarehouse(this.#root, { threads: '1', ...this.#options.config });
     try {
       this.#connection = await this.#instance.connect();
       const version = this.#options.schemaVersion ?? SCHEMA_VERSION;
