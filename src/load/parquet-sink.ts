@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { quotedIdentifier, quotedString } from '../core/sql-quote.js';
 import { mkdir, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { dirname, join, resolve } from 'node:path';
 import { SCHEMA_VERSION, etlCheckpoints, etlRejects, etlRuns } from '../core/bookkeeping.js';
@@ -334,13 +335,29 @@ export class ParquetSink implements Sink {
    */
   async compact(scope: CompactionScope = {}): Promise<FileMerge[]> {
     const done: FileMerge[] = [];
-    for (const table of this.#fileTables()) {
-      const merges = compactionPlan(this.#current(), [table], scope);
-      if (merges.length === 0) continue;
-      await this.#mergeFiles(merges);
-      done.push(...merges);
-    }
+    await this.#onEveryCore(async () => {
+      for (const table of this.#fileTables()) {
+        const merges = compactionPlan(this.#current(), [table], scope);
+        if (merges.length === 0) continue;
+        await this.#mergeFiles(merges);
+        done.push(...merges);
+      }
+    });
     return done;
+  }
+
+  /**
+   * Runs `work` with DuckDB on a thread per core, unless the pipeline set `threads`: a merge reads
+   * and writes whole days, where DuckDB's parallel scan and write pay (a commit's small inserts do not).
+   */
+  async #onEveryCore(work: () => Promise<void>): Promise<void> {
+    if (this.#options.config?.threads !== undefined) return work();
+    await this.#db().run(`SET threads TO ${availableParallelism()}`);
+    try {
+      await work();
+    } finally {
+      await this.#db().run('SET threads TO 1');
+    }
   }
 
   /**

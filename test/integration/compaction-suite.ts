@@ -180,7 +180,9 @@ export function describeCompact(suite: CompactSuite): void {
       expect(Math.max(...counts.map(([withoutIt]) => withoutIt)), `the same syncs without it leave more files (${JSON.stringify(counts)})`).toBeGreaterThan(2);
       expect(Math.max(...counts.map(([, withIt]) => withIt)), `never more than 2 files in a settled group (${JSON.stringify(counts)})`).toBeLessThanOrEqual(2);
       const last = await readWarehouse('parquet', auto);
-      expect(filesPerDay(last)['transactions'], 'the newest day is not merged by a sync').toEqual(filesPerDay(await readWarehouse('parquet', off, { glob: false }))['transactions']);
+      // Each of the four syncs commits to the newest day; how pages group into commits depends on timing.
+      const [newestDay, newestFiles] = Object.entries(filesPerDay(last)['transactions']!).sort(([a], [b]) => a.localeCompare(b)).at(-1)!;
+      expect(newestFiles, `the newest day (${newestDay}) is not merged by a sync`).toBeGreaterThan(2);
       expectEqualsTruth(last, 'after a sync compacted');
     });
   });
