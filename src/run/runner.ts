@@ -21,6 +21,7 @@ import { readByKey } from './snapshot-by-key.js';
 import { runSnapshotJob, type SnapshotRunContext } from './snapshot-job.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor, type Window } from './windows.js';
 import { PagePool } from './workers/page-pool.js';
+import { mark } from '../core/timeline.js';
 import { inThisThread, preparedPages, preparedView, type PagePreparer } from './workers/prepared-pages.js';
 
 export interface StreamJob {
@@ -181,6 +182,7 @@ function startRun(options: RunnerOptions): Run {
   const replaced = new Map<string, number>();
   const commitAll = async (commits: readonly StreamCommit[]): Promise<void> => {
     for (const [table, rows] of await options.sink.commitAll(commits)) replaced.set(table, (replaced.get(table) ?? 0) + rows);
+    mark(`committed ${commits.map((commit) => commit.stream).join(', ')}`);
   };
   return {
     options,
