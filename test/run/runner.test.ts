@@ -179,6 +179,12 @@ describe('runJobs against a fake API', () => {
     ]);
   });
 
+  it("requests the rest of a range while the scout's page commits", async () => {
+    const { log } = await run({ concurrency: 2, commitDelayMs: 30 });
+    expect(log.slice(0, 2)).toEqual(['fetch 0', 'fetch 5400']);
+    expect(log.indexOf('committed 5399')).toBeGreaterThan(1);
+  });
+
   it('asks a stream whose service serves smaller pages (maxPageLimit) for those, and still reads every event', async () => {
     const { limits, rows, stored } = await run({ concurrency: 2, maxPageLimit: 4 });
     expect(new Set(limits)).toEqual(new Set([4]));
@@ -215,6 +221,14 @@ describe('runJobs with page workers (they prepare the pages after the scout)', (
     // Only the scout's page, prepared in the main thread, is stored: events 0–8, the checkpoint after them.
     expect(rows).toEqual(firstEvents(9));
     expect(stored.position).toBe(BigInt(BASE + 5399));
+  });
+
+  it('prepares a rest of a few pages in the main thread: no worker starts (this one would die)', async () => {
+    // The scout reads events 0–8 over 5,400 s; the 9,600 s left hold about 16 more: two pages.
+    const { result, stored, rows } = await run({ concurrency: 2, to: 25 * SPACING, workers: 1, workerScript: new URL('./dying-page-worker.mjs', import.meta.url) });
+    expect(result).toMatchObject({ rows: 26, rejects: 0 });
+    expect(rows).toEqual(firstEvents(26));
+    expect(stored.position).toBe(BigInt(BASE + 25 * SPACING));
   });
 });
 
