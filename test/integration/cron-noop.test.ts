@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { ensureBuilt } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult } from '../support/cli-result.js';
 import { KEY, KEY_ENV } from '../support/test-key.js';
@@ -33,7 +32,6 @@ const take = (): Record<string, number> => {
 };
 
 beforeAll(async () => {
-  ensureBuilt();
   devnet = await startDevnet({
     seed: SEED,
     blocks: BLOCKS,
