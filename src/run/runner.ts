@@ -86,9 +86,10 @@ export interface JobResult {
 const MAX_PAGES_UNCOMMITTED = 8;
 
 /**
- * The rest of a job estimated at this many pages or fewer is prepared in the main thread: starting a
- * page worker costs about 0.3 CPU-s (it loads the stream registry), preparing a page of 1000 items
- * about 0.05 in the main thread (docs/design.md §4). A cron sync's actions overlap is one or two.
+ * The rests of a run's scouts are prepared in the main thread while their pages, estimated and added
+ * up over the run, are this many or fewer: starting a page worker costs about 0.3 CPU-s (it loads the
+ * stream registry), preparing a page of 1000 items about 0.05 in the main thread (docs/design.md §2).
+ * A cron sync's actions overlap leaves one or two.
  */
 const PAGES_LEFT_FOR_A_WORKER = 5;
 
@@ -111,6 +112,8 @@ interface Run {
   readonly replaced: Map<string, number>;
   /** Prepares the pages of windows after a scout (undefined: in the main thread). */
   readonly pool: PagePool | undefined;
+  /** Pages the rests split off the run's scouts were estimated at so far (see PAGES_LEFT_FOR_A_WORKER). */
+  restPages: number;
 }
 
 /** One job while it runs. */
@@ -205,6 +208,7 @@ function startRun(options: RunnerOptions): Run {
     tasks: [],
     replaced,
     pool: (options.workers ?? 0) > 0 ? new PagePool({ size: options.workers!, script: options.workerScript }) : undefined,
+    restPages: 0,
   };
 }
 
@@ -286,15 +290,18 @@ async function commitPage(run: Run, windowRun: WindowRun, page: PageRows): Promi
   reportProgress(run, windowRun.jobRun);
 }
 
-/** Ends the scout at its first page and splits the rest of its range into as many windows as that page's density says. */
+/**
+ * Ends the scout at its first page and splits the rest of its range into as many windows as that
+ * page's density says; they are prepared in the main thread while the run's rests are short.
+ */
 function splitRest(run: Run, scout: WindowRun, page: PageRows): void {
   const { jobRun, window } = scout;
   jobRun.tracker.endAt(scout.index, page.through);
   const pagesLeft = estimatePagesLeft(window, page.received, page.through, pageLimitOf(run, jobRun.job.stream));
   const count = Math.min(run.windowCount, pagesLeft);
-  for (const rest of splitWindows(page.through + 1n, window.to, count, MIN_WINDOW[jobRun.job.stream.axis])) {
-    startWindow(run, jobRun, rest, false, pagesLeft <= PAGES_LEFT_FOR_A_WORKER);
-  }
+  run.restPages += pagesLeft;
+  const inMainThread = run.restPages <= PAGES_LEFT_FOR_A_WORKER;
+  for (const rest of splitWindows(page.through + 1n, window.to, count, MIN_WINDOW[jobRun.job.stream.axis])) startWindow(run, jobRun, rest, false, inMainThread);
 }
 
 /** The page size of a stream's requests: the run's, or the smaller one its service serves. */
