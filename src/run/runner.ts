@@ -21,8 +21,8 @@ import { readByKey } from './snapshot-by-key.js';
 import { runSnapshotJob, type SnapshotRunContext } from './snapshot-job.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor, type Window } from './windows.js';
 import { PagePool } from './workers/page-pool.js';
-import { mark } from '../core/timeline.js';
 import { inThisThread, preparedPages, preparedView, type PagePreparer } from './workers/prepared-pages.js';
+import { mark } from '../core/timeline.js';
 
 export interface StreamJob {
   readonly stream: StreamDefinition;
