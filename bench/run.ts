@@ -250,12 +250,7 @@ for (const c of results.cronNoop ?? []) {
     yes(c.latencyMs <= 50 ? c.wallSeconds < 1.0 && c.startupSeconds < 0.4 && c.requests <= 5 : c.wallSeconds < 1.5 && c.requests <= 5),
   ]);
   rows.push(['6 cron no-op', `where the median run's time goes, ${c.latencyMs} ms`, c.timeline, '—', '—']);
-  const p = c.profile;
-  if (p !== undefined) {
-    const origins = p.origins.slice(0, 6).map((o) => `${o.name} ${o.share} %`).join(', ');
-    const functions = p.functions.slice(0, 5).map((f) => `${f.name.replace(/ .*\//, ' ')} ${f.share} %`).join(', ');
-    rows.push(['6 cron no-op', `--cpu-prof, ${c.latencyMs} ms`, `main thread busy ${p.busyMs} of ${p.totalMs} ms: ${origins}; top functions ${functions}`, '—', '—']);
-  }
+  if (c.profile !== undefined) rows.push(['6 cron no-op', `profile, ${c.latencyMs} ms, main thread`, profileLine(c.profile), '—', '—']);
 }
 const dv = results.devnetStartup;
 if (dv !== undefined) {
