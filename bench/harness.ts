@@ -192,6 +192,8 @@ export interface RunOptions {
   readonly sampleHeapMs?: number;
   /** Fail on a non-zero exit. @default true */
   readonly check?: boolean;
+  /** Variables added to the child's environment. @default none */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Runs `node [flags] --import probe <script> args…` in the project root and measures it. */
@@ -207,6 +209,7 @@ export async function runMeasured(script: string, args: readonly string[], optio
       [KEY_ENV]: BENCH_KEY,
       BENCH_PROBE_OUT: probeOut,
       ...(options.sampleHeapMs === undefined ? {} : { BENCH_PROBE_MEMORY_MS: String(options.sampleHeapMs) }),
+      ...options.env,
     },
   });
   let stderr = '';

@@ -4,6 +4,7 @@
  * sync does not load the devnet, the report or the SQL shell: docs/design.md §3, start-up).
  */
 import type { CommandModule } from 'yargs';
+import { mark } from '../core/timeline.js';
 
 /** A command's options and handler, from its module; `usage` and `describe` are declared here. */
 type CommandBody = Pick<CommandModule, 'builder' | 'handler'>;
@@ -94,7 +95,11 @@ export async function commandModules(running: string | undefined): Promise<Comma
     COMMANDS.map(async (entry) => {
       const name = commandName(entry);
       const head = { command: entry.usage, describe: entry.describe };
-      if (name === running) return { ...head, ...(await entry.load()) };
+      if (name === running) {
+        const body = await entry.load();
+        mark(`${name} modules loaded`);
+        return { ...head, ...body };
+      }
       return {
         ...head,
         handler: () => {

@@ -14,6 +14,7 @@ import { closeAbandonedRuns } from './abandoned-runs.js';
 import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './warehouse-scope.js';
 import { wellFormedText } from '../core/storable.js';
 import type { SkippedSnapshot } from '../run/snapshot-plan.js';
+import { mark } from '../core/timeline.js';
 
 export interface RunSummary {
   /** New rows committed (of a key the warehouse did not hold), by stream. */
@@ -66,6 +67,7 @@ export async function executeRun(
   checkScopes(session, stored);
   await closeAbandonedRuns(session.sink);
   await record('running', null);
+  mark('run recorded running');
   const progress = new ProgressReporter(session.logger, process.stderr.isTTY ? process.stderr : undefined);
   // An interrupted or failed run records what it committed up to then.
   const count = (stream: string, committed: { rows: number; replaced: number; pages: number }): void => {
@@ -80,8 +82,10 @@ export async function executeRun(
   const started = performance.now();
   try {
     tip = await runTip(session, signal);
+    mark('settled tip');
     await checkChain(session, stored, signal);
     const planned = await plan({ landmarks: session.landmarks, tip, stored, scopeOf: scopeRecorder(session, stored, tip), signal });
+    mark('planned');
     for (const skip of planned.skipped ?? []) {
       session.logger.info({ stream: skip.stream, lastSnapshot: isoSeconds(skip.last), due: isoSeconds(skip.due) }, `${skip.stream}: its last snapshot is younger than its refresh interval: skipped until it is due`);
     }
@@ -97,6 +101,7 @@ export async function executeRun(
     }
     progress.finish();
     await record('ok', null);
+    mark('run recorded ok');
     return { rows, replaced, pages: { ...requests }, requests: session.http.stats.requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000, skipped: planned.skipped };
   } catch (error) {
     const message = wellFormedText(activeRedactor().redact(error instanceof Error ? error.message : String(error)));

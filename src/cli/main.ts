@@ -3,6 +3,7 @@ import { COMMAND_NAMES, commandModules } from './commands.js';
 import { ConfigError, EtlError } from '../core/errors.js';
 import { withSecretScope } from '../core/secret-scope.js';
 import { unknownName } from '../options/suggest.js';
+import { mark } from '../core/timeline.js';
 
 /**
  * Runs one command line (the words after `chain-etl`) and returns its exit code, having written a
@@ -10,9 +11,11 @@ import { unknownName } from '../options/suggest.js';
  * command runs in a secret scope of its own: the API key it reads is redacted from what it writes.
  */
 export function runCli(args: readonly string[], stderr: NodeJS.WritableStream = process.stderr): Promise<number> {
+  mark('CLI modules loaded');
   return withSecretScope(async (redactor) => {
     try {
       await parseAndRun(args);
+      mark('command done');
       return 0;
     } catch (error) {
       if (error instanceof EtlError) {

@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as DuckDB from '@duckdb/node-api';
+import { mark } from './timeline.js';
 
 let api: typeof DuckDB | undefined;
 
@@ -20,6 +21,12 @@ export function duckdb(): typeof DuckDB {
  * let requests already sent reach the wire before the load takes the thread.
  */
 export async function createDuckDBInstance(path: string, config?: Record<string, string>): Promise<DuckDB.DuckDBInstance> {
-  api ??= (await import('@duckdb/node-api')) as typeof DuckDB;
-  return api.DuckDBInstance.create(path, config);
+  if (api === undefined) {
+    mark('DuckDB loading');
+    api = (await import('@duckdb/node-api')) as typeof DuckDB;
+    mark('DuckDB loaded');
+  }
+  const instance = await api.DuckDBInstance.create(path, config);
+  mark('DuckDB file opened');
+  return instance;
 }

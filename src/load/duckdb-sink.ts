@@ -12,6 +12,7 @@ import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile } from './duckdb-open.js';
 import { checkLiveSchemas } from './duckdb-schema-check.js';
 import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
+import { mark } from '../core/timeline.js';
 
 /** Where and how the DuckDB sink writes. */
 export interface DuckDBSinkOptions {
@@ -94,10 +95,12 @@ export class DuckDBSink implements Sink {
     try {
       this.#connection = await this.#instance.connect();
       await this.#options.migrate?.(this.#connection);
+      mark('migration checked');
       await this.#prepareTables([etlMeta]);
       await this.#checkVersion();
       await this.#prepareTables(all.filter((table) => table !== etlMeta));
       if (this.#options.definitions !== undefined) await this.#connection.run(definitionsSql(this.#options.definitions, new Set(this.#tables.keys())));
+      mark('warehouse open');
     } catch (err) {
       this.#release();
       throw err;
@@ -136,9 +139,11 @@ export class DuckDBSink implements Sink {
 
   async close(): Promise<void> {
     try {
+      mark('checkpoint');
       await this.#connection?.run('CHECKPOINT');
     } finally {
       this.#release();
+      mark('warehouse closed');
     }
   }
 

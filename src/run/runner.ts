@@ -22,6 +22,7 @@ import { runSnapshotJob, type SnapshotRunContext } from './snapshot-job.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor, type Window } from './windows.js';
 import { PagePool } from './workers/page-pool.js';
 import { inThisThread, preparedPages, preparedView, type PagePreparer } from './workers/prepared-pages.js';
+import { mark } from '../core/timeline.js';
 
 export interface StreamJob {
   readonly stream: StreamDefinition;
@@ -84,6 +85,14 @@ export interface JobResult {
  */
 const MAX_PAGES_UNCOMMITTED = 8;
 
+/**
+ * The rests of a run's scouts are prepared in the main thread while their pages, estimated and added
+ * up over the run, are this many or fewer: starting a page worker costs about 0.3 CPU-s (it loads the
+ * stream registry), preparing a page of 1000 items about 0.05 in the main thread (docs/design.md §2).
+ * A cron sync's actions overlap leaves one or two.
+ */
+const PAGES_LEFT_FOR_A_WORKER = 5;
+
 /** What every window of one run shares. */
 interface Run {
   readonly options: RunnerOptions;
@@ -103,6 +112,8 @@ interface Run {
   readonly replaced: Map<string, number>;
   /** Prepares the pages of windows after a scout (undefined: in the main thread). */
   readonly pool: PagePool | undefined;
+  /** Pages the rests split off the run's scouts were estimated at so far (see PAGES_LEFT_FOR_A_WORKER). */
+  restPages: number;
 }
 
 /** One job while it runs. */
@@ -124,6 +135,8 @@ interface WindowRun {
   /** The window's index in the job's tracker. */
   readonly index: number;
   readonly scout: boolean;
+  /** Its pages are prepared in the main thread: a scout's, and those of a rest too short to start a worker for. */
+  readonly inMainThread: boolean;
 }
 
 export async function runJobs(options: RunnerOptions, plan: Plan): Promise<Map<string, JobResult>> {
@@ -181,6 +194,7 @@ function startRun(options: RunnerOptions): Run {
   const replaced = new Map<string, number>();
   const commitAll = async (commits: readonly StreamCommit[]): Promise<void> => {
     for (const [table, rows] of await options.sink.commitAll(commits)) replaced.set(table, (replaced.get(table) ?? 0) + rows);
+    mark(`committed ${commits.map((commit) => commit.stream).join(', ')}`);
   };
   return {
     options,
@@ -194,12 +208,13 @@ function startRun(options: RunnerOptions): Run {
     tasks: [],
     replaced,
     pool: (options.workers ?? 0) > 0 ? new PagePool({ size: options.workers!, script: options.workerScript }) : undefined,
+    restPages: 0,
   };
 }
 
 /** Queues a window of a job; its failure aborts the run. */
-function startWindow(run: Run, jobRun: JobRun, window: Window, scout: boolean): void {
-  const windowRun: WindowRun = { jobRun, window, index: jobRun.tracker.add(window), scout };
+function startWindow(run: Run, jobRun: JobRun, window: Window, scout: boolean, inMainThread = scout): void {
+  const windowRun: WindowRun = { jobRun, window, index: jobRun.tracker.add(window), scout, inMainThread };
   startTask(run, () => readWindow(run, windowRun));
 }
 
@@ -232,10 +247,11 @@ async function readWindow(run: Run, windowRun: WindowRun): Promise<void> {
 
 /**
  * Where a window's pages are prepared: a scout's in the main thread, so that a run of one page (a
- * cron run near the tip) never starts a worker; the windows it splits into, in the pool.
+ * cron run near the tip) never starts a worker, and so are those of a short rest; the windows of a
+ * longer rest, in the pool.
  */
 function preparerOf(run: Run, windowRun: WindowRun): PagePreparer {
-  return windowRun.scout || run.pool === undefined ? inThisThread : run.pool.prepare;
+  return windowRun.inMainThread || run.pool === undefined ? inThisThread : run.pool.prepare;
 }
 
 /**
@@ -246,16 +262,16 @@ async function commitNextPage(run: Run, windowRun: WindowRun, source: AsyncGener
   const next = await source.next();
   if (next.done === true) return false;
   const page = next.value;
+  // The scout hands the rest of its range on before its page commits: the first pages of the rest
+  // are fetched while it commits (a cron run's actions overlap: its second page).
+  const split = windowRun.scout && !page.last;
+  if (split) splitRest(run, windowRun, page);
   try {
     await commitPage(run, windowRun, page);
   } finally {
     run.budget.release();
   }
-  if (windowRun.scout && !page.last) {
-    splitRest(run, windowRun, page);
-    return false;
-  }
-  return true;
+  return !split;
 }
 
 /** Commits a page's rows with the stream's record, which covers the job's contiguous committed prefix. */
@@ -274,12 +290,18 @@ async function commitPage(run: Run, windowRun: WindowRun, page: PageRows): Promi
   reportProgress(run, windowRun.jobRun);
 }
 
-/** Ends the scout at its first page and splits the rest of its range into as many windows as that page's density says. */
+/**
+ * Ends the scout at its first page and splits the rest of its range into as many windows as that
+ * page's density says; they are prepared in the main thread while the run's rests are short.
+ */
 function splitRest(run: Run, scout: WindowRun, page: PageRows): void {
   const { jobRun, window } = scout;
   jobRun.tracker.endAt(scout.index, page.through);
-  const count = Math.min(run.windowCount, estimatePagesLeft(window, page.received, page.through, pageLimitOf(run, jobRun.job.stream)));
-  for (const rest of splitWindows(page.through + 1n, window.to, count, MIN_WINDOW[jobRun.job.stream.axis])) startWindow(run, jobRun, rest, false);
+  const pagesLeft = estimatePagesLeft(window, page.received, page.through, pageLimitOf(run, jobRun.job.stream));
+  const count = Math.min(run.windowCount, pagesLeft);
+  run.restPages += pagesLeft;
+  const inMainThread = run.restPages <= PAGES_LEFT_FOR_A_WORKER;
+  for (const rest of splitWindows(page.through + 1n, window.to, count, MIN_WINDOW[jobRun.job.stream.axis])) startWindow(run, jobRun, rest, false, inMainThread);
 }
 
 /** The page size of a stream's requests: the run's, or the smaller one its service serves. */

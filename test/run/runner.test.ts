@@ -93,9 +93,20 @@ async function recordingSink(log: Log, commits: StreamCommit[], delayMs = 0): Pr
 
 /**
  * Runs one job over [BASE, BASE + `to`] (all events by default); `failAt` and `to` are offsets from BASE;
- * `broken`: the index of an event sent with an amount that is not a number; `workers`: page workers.
+ * `broken`: the index of an event sent with an amount that is not a number; `workers`: page workers;
+ * `also`: another job of the stream over [BASE + also.from, BASE + also.to], as a backfill's gaps.
  */
-async function run(options: { concurrency: number; to?: number; failAt?: number; commitDelayMs?: number; maxPageLimit?: number; broken?: number; workers?: number; workerScript?: URL }) {
+async function run(options: {
+  concurrency: number;
+  to?: number;
+  failAt?: number;
+  commitDelayMs?: number;
+  maxPageLimit?: number;
+  broken?: number;
+  workers?: number;
+  workerScript?: URL;
+  also?: { from: number; to: number };
+}) {
   const log: Log = [];
   const limits: number[] = [];
   const commits: StreamCommit[] = [];
@@ -103,11 +114,12 @@ async function run(options: { concurrency: number; to?: number; failAt?: number;
   const progress = new StreamProgress('validator_events', { network: 'testnet', service: 'http://fake.invalid', filters: {} }, { position: BigInt(BASE - 1), covered: new Coverage() }, undefined);
   const stream = options.maxPageLimit === undefined ? validatorEventsStream : { ...validatorEventsStream, maxPageLimit: options.maxPageLimit };
   const job = { stream, filters: {}, progress, from: BigInt(BASE), to: BigInt(BASE + (options.to ?? LAST - BASE)) };
+  const jobs = options.also === undefined ? [job] : [job, { ...job, from: BigInt(BASE + options.also.from), to: BigInt(BASE + options.also.to) }];
   const served = events.map((e, i) => (i === options.broken ? { ...e, amount: 'a lot' } : e));
   const api = fakeApi(log, options.failAt === undefined ? undefined : BASE + options.failAt, limits, served);
   const outcome = runJobs(
     { api, sink, concurrency: options.concurrency, pageLimit: PAGE_LIMIT, workers: options.workers, workerScript: options.workerScript },
-    { jobs: [job], progress: [progress] },
+    { jobs, progress: [progress] },
   ).then(
     (results) => results.get('validator_events'),
     (error: unknown) => error,
@@ -179,6 +191,12 @@ describe('runJobs against a fake API', () => {
     ]);
   });
 
+  it("requests the rest of a range while the scout's page commits", async () => {
+    const { log } = await run({ concurrency: 2, commitDelayMs: 30 });
+    expect(log.slice(0, 2)).toEqual(['fetch 0', 'fetch 5400']);
+    expect(log.indexOf('committed 5399')).toBeGreaterThan(1);
+  });
+
   it('asks a stream whose service serves smaller pages (maxPageLimit) for those, and still reads every event', async () => {
     const { limits, rows, stored } = await run({ concurrency: 2, maxPageLimit: 4 });
     expect(new Set(limits)).toEqual(new Set([4]));
@@ -215,6 +233,20 @@ describe('runJobs with page workers (they prepare the pages after the scout)', (
     // Only the scout's page, prepared in the main thread, is stored: events 0–8, the checkpoint after them.
     expect(rows).toEqual(firstEvents(9));
     expect(stored.position).toBe(BigInt(BASE + 5399));
+  });
+
+  it('prepares a rest of a few pages in the main thread: no worker starts (this one would die)', async () => {
+    // The scout reads events 0–8 over 5,400 s; the 9,600 s left hold about 16 more: two pages.
+    const { result, stored, rows } = await run({ concurrency: 2, to: 25 * SPACING, workers: 1, workerScript: new URL('./dying-page-worker.mjs', import.meta.url) });
+    expect(result).toMatchObject({ rows: 26, rejects: 0 });
+    expect(rows).toEqual(firstEvents(26));
+    expect(stored.position).toBe(BigInt(BASE + 25 * SPACING));
+  });
+
+  it('counts the rests over the run: two jobs of a few pages each, six in all, start a worker', async () => {
+    // Rests of about 2 and 4 pages (the second job: 9 events over its scout's 5,400 s, 18,600 s left).
+    const { result } = await run({ concurrency: 2, to: 25 * SPACING, also: { from: 50 * SPACING, to: 90 * SPACING }, workers: 1, workerScript: new URL('./dying-page-worker.mjs', import.meta.url) });
+    expect(result).toBeInstanceOf(PageWorkerError);
   });
 });
 
