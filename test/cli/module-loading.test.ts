@@ -1,11 +1,13 @@
 /**
  * What a command loads: the process runs with a module hook that logs every module it loads, so the
  * test sees that `--help` lists the commands without importing any of them, and that a sync imports
- * its own command and not the devnet, the report or another command's module.
+ * its own command and not the devnet, the report or another command's module. The CLI runs from a
+ * bundle (scripts/bundle.mjs): each of its files loaded counts as the modules it holds.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../support/build.js';
 import { runCli } from '../support/cli.js';
 import { describeResult } from '../support/cli-result.js';
 import { startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
@@ -49,10 +51,25 @@ async function loadedBy(args: readonly string[], label: string): Promise<{ proje
   const result = await runCli(args, { cwd: work.dir, env });
   expect(result.code, describeResult(result)).toBe(0);
   const urls = readFileSync(log, 'utf8').trimEnd().split('\n');
-  const project = urls.flatMap((url) => /\/dist\/(.*)$/.exec(url)?.[1] ?? []);
-  const packages = new Set(urls.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+  // A loaded file of the bundle stands for the modules esbuild put in it; a package outside it loads its own files.
+  const inputs = urls.flatMap((url) => bundledModules(url) ?? [url]);
+  const project = inputs.flatMap((path) => /(?:^|\/)dist\/(?!bundle\/)(.*)$/.exec(path)?.[1] ?? []);
+  const packages = new Set(inputs.flatMap((path) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? []));
   return { project, packages };
 }
+
+/** The modules a file of dist/bundle/ holds, from the build's metafile; undefined for any other URL. */
+function bundledModules(url: string): string[] | undefined {
+  const file = /\/(dist\/bundle\/[^/]+\.js)$/.exec(url)?.[1];
+  if (file === undefined) return undefined;
+  const output = BUNDLE_META.outputs[file];
+  if (output === undefined) throw new Error(`${file} is not in dist/bundle/meta.json: run npm run build`);
+  return Object.keys(output.inputs);
+}
+
+const BUNDLE_META = JSON.parse(readFileSync(join(PROJECT_ROOT, 'dist', 'bundle', 'meta.json'), 'utf8')) as {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+};
 
 describe('modules a command loads', () => {
   it('--help lists every command without importing one, nor zod or DuckDB', async () => {
