@@ -166,7 +166,9 @@ export function describeCompact(suite: CompactSuite): void {
     it.skipIf(suite.killsOnly)('sync compacts on its own once a settled day holds more files than sink.compact_after_files', async () => {
       const off = work.sinkPath('parquet', 'auto-off');
       const auto = work.sinkPath('parquet', 'auto');
-      const pipelines = [await pipelineFor(off, { compactAfterFiles: 0 }), await pipelineFor(auto, { compactAfterFiles: 2 })];
+      // compact_after_files 1: how many files the syncs leave depends on how pages group into commits and
+      // which files an upsert rewrites, so a larger threshold may never be crossed.
+      const pipelines = [await pipelineFor(off, { compactAfterFiles: 0 }), await pipelineFor(auto, { compactAfterFiles: 1 })];
       const counts: [number, number][] = [];
       for (let run = 0; run < 4; run += 1) {
         if (run > 0) devnet.grow(15);
@@ -177,12 +179,12 @@ export function describeCompact(suite: CompactSuite): void {
         const [withoutIt, withIt] = await Promise.all([off, auto].map((path) => readWarehouse('parquet', path, { glob: false })));
         counts.push([filesPerDay(withoutIt!)['addresses']!['all']!, filesPerDay(withIt!)['addresses']!['all']!]);
       }
-      expect(Math.max(...counts.map(([withoutIt]) => withoutIt)), `the same syncs without it leave more files (${JSON.stringify(counts)})`).toBeGreaterThan(2);
-      expect(Math.max(...counts.map(([, withIt]) => withIt)), `never more than 2 files in a settled group (${JSON.stringify(counts)})`).toBeLessThanOrEqual(2);
+      expect(Math.max(...counts.map(([withoutIt]) => withoutIt)), `the same syncs without it leave more files (${JSON.stringify(counts)})`).toBeGreaterThan(1);
+      expect(Math.max(...counts.map(([, withIt]) => withIt)), `never more than 1 file in a settled group (${JSON.stringify(counts)})`).toBeLessThanOrEqual(1);
       const last = await readWarehouse('parquet', auto);
       // Each of the four syncs commits to the newest day; how pages group into commits depends on timing.
       const [newestDay, newestFiles] = Object.entries(filesPerDay(last)['transactions']!).sort(([a], [b]) => a.localeCompare(b)).at(-1)!;
-      expect(newestFiles, `the newest day (${newestDay}) is not merged by a sync`).toBeGreaterThan(2);
+      expect(newestFiles, `the newest day (${newestDay}) is not merged by a sync`).toBeGreaterThan(1);
       expectEqualsTruth(last, 'after a sync compacted');
     });
   });
