@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
+import { BENCH_KEY, type DevnetProcess } from './harness.js';
 
 export interface DevnetStartupResult {
   readonly blocks: number;
@@ -36,20 +37,45 @@ export async function measureDevnetStartup(blocks: number): Promise<DevnetStartu
   const url = /http:\/\/127\.0\.0\.1:\d+/.exec(firstLine)?.[0];
   const transactions = Number(/(\d+) transactions/.exec(firstLine)?.[1]);
   if (url === undefined) throw new Error(`unexpected first line: ${firstLine}`);
-  const pageStart = performance.now();
-  const pages = 5;
-  let startLt = '0';
-  for (let i = 0; i < pages; i++) {
-    const response = await fetch(`${url}/api/v3/transactions?sort=asc&limit=1000&start_lt=${startLt}`, { headers: { 'X-API-Key': 'BENCH' } });
-    const body = (await response.json()) as { transactions: { lt: string }[] };
-    startLt = body.transactions.at(-1)!.lt;
-  }
-  const pageMs = (performance.now() - pageStart) / pages;
+  const pageMs = await fullPageMs(url, 'BENCH');
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   const peakKiB = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   return { blocks, transactions, startupSeconds, startupCpuSeconds, loadAverage, peakRssMiB: Math.round(peakKiB / 1024), pageMs: Math.round(pageMs) };
+}
+
+/**
+ * The same figures of a bench devnet (harness.ts) that has just become ready, before it serves
+ * anything else: the memory suite's devnet, when it is the chain this benchmark would start.
+ */
+export async function startupOf(devnet: DevnetProcess, url: string): Promise<DevnetStartupResult> {
+  const loadAverage = loadavg()[0]!;
+  const atReady = await devnet.usage();
+  const pageMs = await fullPageMs(url, BENCH_KEY);
+  const { maxRssKiB } = await devnet.usage();
+  return {
+    blocks: devnet.info.blocks,
+    transactions: devnet.info.transactions,
+    startupSeconds: devnet.info.startupSeconds,
+    startupCpuSeconds: atReady.cpuSeconds,
+    loadAverage,
+    peakRssMiB: Math.round(maxRssKiB / 1024),
+    pageMs: Math.round(pageMs),
+  };
+}
+
+/** Milliseconds per full page of transactions from the start of the chain, over 5 pages. */
+async function fullPageMs(url: string, key: string): Promise<number> {
+  const started = performance.now();
+  const pages = 5;
+  let startLt = '0';
+  for (let i = 0; i < pages; i++) {
+    const response = await fetch(`${url}/api/v3/transactions?sort=asc&limit=1000&start_lt=${startLt}`, { headers: { 'X-API-Key': key } });
+    const body = (await response.json()) as { transactions: { lt: string }[] };
+    startLt = body.transactions.at(-1)!.lt;
+  }
+  return (performance.now() - started) / pages;
 }
 
 /** utime + stime of a process, from /proc/<pid>/stat (in clock ticks of 1/100 s). */

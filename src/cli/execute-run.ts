@@ -91,7 +91,7 @@ export async function executeRun(
     }
     for (const job of planned.snapshots ?? []) snapshotTimes[job.stream.name] = isoSeconds(job.time);
     const results = await runJobs(
-      { api: session.v3, sink: session.sink, concurrency: session.pipeline.rate.concurrency, workers: session.pipeline.workers, signal, strict, onProgress },
+      { api: session.v3, sink: session.sink, concurrency: session.pipeline.rate.concurrency, workers: session.pipeline.workers, maxResponseMb: session.pipeline.http.maxResponseMb, signal, strict, onProgress },
       planned,
     );
     let rejects = 0;

@@ -12,6 +12,7 @@ import { pageWindow } from '../extract/position-pager.js';
 import type { Sink, StreamCommit } from '../load/sink.js';
 import { CheckpointTracker } from './checkpoint-tracker.js';
 import { GroupCommitter } from './group-commit.js';
+import { HeapBound } from './heap-bound.js';
 import { PageBudget } from './page-budget.js';
 import { asPageRows, type PageRows } from './page-rows.js';
 import type { Plan } from './plan.js';
@@ -66,6 +67,8 @@ export interface RunnerOptions {
   readonly workers?: number;
   /** The page workers' script. @default the compiled page-worker.js (PagePool) */
   readonly workerScript?: URL;
+  /** Megabytes a response body may take: the page workers' heaps have room for one such page. @default DEFAULT_MAX_RESPONSE_MB */
+  readonly maxResponseMb?: number;
   readonly onProgress?: (progress: JobProgress) => void;
 }
 
@@ -192,9 +195,12 @@ function startRun(options: RunnerOptions): Run {
   // Two at least: a window's page being committed and the next one read ahead.
   const pagesUncommitted = Math.min(Math.max(2, options.concurrency), MAX_PAGES_UNCOMMITTED);
   const replaced = new Map<string, number>();
+  const heap = new HeapBound();
   const commitAll = async (commits: readonly StreamCommit[]): Promise<void> => {
     for (const [table, rows] of await options.sink.commitAll(commits)) replaced.set(table, (replaced.get(table) ?? 0) + rows);
     mark(`committed ${commits.map((commit) => commit.stream).join(', ')}`);
+    // On the next turn, once the windows have let go of the committed pages.
+    setImmediate(() => heap.afterCommit());
   };
   return {
     options,
@@ -207,7 +213,7 @@ function startRun(options: RunnerOptions): Run {
     failed,
     tasks: [],
     replaced,
-    pool: (options.workers ?? 0) > 0 ? new PagePool({ size: options.workers!, script: options.workerScript }) : undefined,
+    pool: (options.workers ?? 0) > 0 ? new PagePool({ size: options.workers!, script: options.workerScript, maxResponseMb: options.maxResponseMb }) : undefined,
     restPages: 0,
   };
 }

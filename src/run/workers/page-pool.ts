@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { DEFAULT_MAX_RESPONSE_MB } from '../../api/body.js';
 import { FatalError } from '../../core/errors.js';
 import type { StreamDefinition } from '../../core/stream.js';
 import type { PreparedBody } from './prepared-page.js';
@@ -30,6 +31,19 @@ export interface PagePoolOptions {
   readonly size: number;
   /** The worker's script. @default the compiled page-worker.js beside this module (under dist/ when this runs from src/) */
   readonly script?: URL;
+  /** Megabytes a response body may take (`http.max_response_mb`): each worker's heap has room for one such page. @default DEFAULT_MAX_RESPONSE_MB */
+  readonly maxResponseMb?: number;
+}
+
+/**
+ * A worker's old generation, MB: room for the largest body a page may have, decoded, parsed and
+ * turned into rows (8 × its size: a page of small objects measured 6.5 ×), and no more. V8 lets a
+ * heap grow to up to 4 × what survived its last collection under the default limit of gigabytes,
+ * and to less under a smaller one, so the garbage a worker holds between its collections stays
+ * near its work (docs/design.md §4, memory).
+ */
+export function workerHeapMb(maxResponseMb: number): number {
+  return Math.max(256, Math.ceil(8 * maxResponseMb));
 }
 
 interface Pending {
@@ -46,6 +60,7 @@ interface PoolWorker {
 export class PagePool {
   readonly #size: number;
   readonly #script: URL;
+  readonly #heapMb: number;
   readonly #workers: PoolWorker[] = [];
   #nextId = 0;
   /** Set when a worker died: every later page fails with it. */
@@ -55,6 +70,7 @@ export class PagePool {
     if (!Number.isInteger(options.size) || options.size < 1) throw new Error(`Expected a pool size ≥ 1, got ${options.size}`);
     this.#size = options.size;
     this.#script = options.script ?? compiledWorkerScript();
+    this.#heapMb = workerHeapMb(options.maxResponseMb ?? DEFAULT_MAX_RESPONSE_MB);
   }
 
   /** Prepares the body in a worker; the body's buffer moves to it (the caller must not read it again). */
@@ -86,7 +102,7 @@ export class PagePool {
   }
 
   #start(): PoolWorker {
-    const worker: PoolWorker = { thread: new Worker(this.#script), pending: new Map() };
+    const worker: PoolWorker = { thread: new Worker(this.#script, { resourceLimits: { maxOldGenerationSizeMb: this.#heapMb } }), pending: new Map() };
     worker.thread.on('message', (result: PageTaskResult) => this.#settle(worker, result));
     worker.thread.on('error', (err) => this.#die(worker, `it threw ${err.name}: ${err.message}`));
     worker.thread.on('exit', (code) => this.#die(worker, `it exited with code ${code}`));
