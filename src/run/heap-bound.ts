@@ -11,7 +11,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** Megabytes the heap may grow by over its live part before a commit collects it. */
-export const DEFAULT_HEAP_HEADROOM_MB = 32;
+export const DEFAULT_HEAP_HEADROOM_MB = 128;
 
 let fullCollection: (() => void) | undefined;
 
