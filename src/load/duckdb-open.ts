@@ -7,6 +7,13 @@ import { FatalError, LockedError, ReadersHoldError } from '../core/errors.js';
  * error code), e.g. `IO Error: Could not set lock on file "…": Conflicting lock is held in
  * /usr/bin/node (PID 1234). See also …`. This is the one place that reads it.
  */
+/**
+ * DuckDB threads of a sink's engine (both sinks): a commit's appends, inserts and checkpoint cost a
+ * quarter less CPU than with a thread per core, and the page workers and the main thread have the
+ * other cores (measured: docs/design.md §4). A pipeline's `config` may set another number.
+ */
+export const SINK_THREADS = '1';
+
 const LOCK_CONFLICT = /Could not set lock on file/;
 const HOLDER = /Conflicting lock is held in (.*?) \(PID (\d+)\)/;
 

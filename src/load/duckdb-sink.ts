@@ -9,7 +9,7 @@ import { definitionsSql, type AnalystDefinitions } from '../core/warehouse-views
 import { planCommit, replacedRows, tableChange, type TableChange } from './commit-plan.js';
 import { clusterRange, type ClusterRange } from './cluster-range.js';
 import { appendRows, appendValues } from './duckdb-append.js';
-import { openDuckDBFile } from './duckdb-open.js';
+import { openDuckDBFile, SINK_THREADS } from './duckdb-open.js';
 import { checkLiveSchemas } from './duckdb-schema-check.js';
 import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
 import { mark } from '../core/timeline.js';
@@ -41,11 +41,9 @@ const systemClock = (): number => Math.floor(Date.now() / 1000);
  * thresholds and holds far less memory (measured: docs/design.md §4). The memory limit bounds
  * DuckDB's cache of table blocks, which otherwise grows with the warehouse (default: 80 % of the
  * machine's memory). The sink also checkpoints on close; a killed process's WAL is replayed on the
- * next open. One DuckDB thread: a commit's appends, inserts and checkpoint cost a quarter less CPU
- * than with a thread per core, and the page workers and the main thread have the other cores
- * (measured: docs/design.md §4).
+ * next open.
  */
-const DUCKDB_DEFAULTS: Readonly<Record<string, string>> = { checkpoint_threshold: '64MB', memory_limit: '256MB', threads: '1' };
+const DUCKDB_DEFAULTS: Readonly<Record<string, string>> = { checkpoint_threshold: '64MB', memory_limit: '256MB', threads: SINK_THREADS };
 const stageName = (table: string): string => `__stage_${table}`;
 const replaceName = (table: string, column: string): string => `__replace_${table}__${column}`;
 const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;

@@ -15,6 +15,7 @@ import { NO_DEFINITIONS, type AnalystDefinitions } from '../core/warehouse-views
 import { planCommit, replacedRows, tableChange, type ReplaceSet, type TableChange } from './commit-plan.js';
 import { columnDifferences } from './column-diff.js';
 import { appendRows, appendValues } from './duckdb-append.js';
+import { SINK_THREADS } from './duckdb-open.js';
 import { fsyncPath } from './durable-fs.js';
 import { removeLeftovers } from './parquet-cleanup.js';
 import { damagedFiles, damagedFilesError, readManifestBesideData, type DamagedFile } from './parquet-integrity.js';
@@ -48,7 +49,7 @@ export interface ParquetSinkOptions {
   readonly schemaVersion?: number;
   /** Rows per Parquet row group. @default 122880 */
   readonly rowGroupSize?: number;
-  /** DuckDB configuration of the working engine, e.g. `{ memory_limit: '1GB' }`, over `threads` 1 (see duckdb-sink.ts). @default {} */
+  /** DuckDB configuration of the working engine, e.g. `{ memory_limit: '1GB' }`, over `threads` SINK_THREADS. @default {} */
   readonly config?: Readonly<Record<string, string>>;
   /** Minutes a superseded file stays on disk for readers of an older manifest (pipelines: `sink.retain_superseded_minutes`). @default 0 */
   readonly retainSupersededMinutes?: number;
@@ -125,7 +126,7 @@ export class ParquetSink implements Sink {
         { cause: err },
       );
     });
-    this.#instance = await lockWarehouse(this.#root, { threads: '1', ...this.#options.config });
+    this.#instance = await lockWarehouse(this.#root, { threads: SINK_THREADS, ...this.#options.config });
     try {
       this.#connection = await this.#instance.connect();
       const version = this.#options.schemaVersion ?? SCHEMA_VERSION;
@@ -356,7 +357,7 @@ export class ParquetSink implements Sink {
     try {
       await work();
     } finally {
-      await this.#db().run('SET threads TO 1');
+      await this.#db().run(`SET threads TO ${SINK_THREADS}`);
     }
   }
 

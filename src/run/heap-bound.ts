@@ -31,14 +31,12 @@ function collector(): () => void {
 
 export class HeapBound {
   readonly #headroom: number;
-  readonly #collect: () => void;
   /** The heap in use after the last collection here, or when the run started. */
   #live = getHeapStatistics().used_heap_size;
   #collections = 0;
 
   constructor(headroomMb = DEFAULT_HEAP_HEADROOM_MB) {
     this.#headroom = headroomMb * 2 ** 20;
-    this.#collect = collector();
   }
 
   /** Full collections this bound ran. */
@@ -49,7 +47,8 @@ export class HeapBound {
   /** Once a commit's pages are let go (their rows are garbage then): collects when the heap grew past the headroom. */
   afterCommit(): void {
     if (getHeapStatistics().used_heap_size < this.#live + this.#headroom) return;
-    this.#collect();
+    // Taken on first need: a cron run that never collects creates no context for it.
+    collector()();
     this.#collections += 1;
     this.#live = getHeapStatistics().used_heap_size;
   }

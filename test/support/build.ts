@@ -1,4 +1,4 @@
-/** Builds dist/ and its bundle (what bin/chain-etl.js runs) when it is missing or older than a source file. */
+/** Runs `npm run build` (dist/ and its bundle, what bin/chain-etl.js runs) when it is missing or older than a source file. */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,8 +22,7 @@ export function ensureBuilt(): void {
   const builtAt = existsSync(main) ? newestMtime(join(PROJECT_ROOT, 'dist'), '.js') : 0;
   if (builtAt > 0 && builtAt >= newestMtime(join(PROJECT_ROOT, 'src'), '.ts')) return;
   try {
-    execFileSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: PROJECT_ROOT, stdio: 'pipe' });
-    execFileSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'bundle.mjs')], { cwd: PROJECT_ROOT, stdio: 'pipe' });
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: PROJECT_ROOT, stdio: 'pipe' });
   } catch (error) {
     const output = String((error as { stdout?: Buffer }).stdout ?? '') + String((error as { stderr?: Buffer }).stderr ?? '');
     throw new Error(`npm run build failed:\n${output}`, { cause: error });
