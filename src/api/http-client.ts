@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
 import { RetryableError } from '../core/errors.js';
+import { publishAccepted } from './answers.js';
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, type BackoffOptions } from './backoff.js';
 import { DEFAULT_MAX_RESPONSE_MB, jsonBody, NotJsonError, readCappedBody, type BodyReader } from './body.js';
 import {
@@ -171,7 +172,11 @@ export class ApiClient {
       throw this.#transportError(err, endpoint, timeout, opts.signal, 'connection lost while reading the body');
     }
     this.#stats.bytes += body.byteLength;
-    if (response.status >= 200 && response.status < 300) return this.#parse(response, body, endpoint, opts.read ?? (jsonBody as BodyReader<T>));
+    if (response.status >= 200 && response.status < 300) {
+      const value = await this.#parse(response, body, endpoint, opts.read ?? (jsonBody as BodyReader<T>));
+      publishAccepted(endpoint, response.headers);
+      return value;
+    }
     // Paused before this task settles, so the queue starts nothing between the 429 and the pause.
     if (response.status === 429) this.#pauseAll(endpoint, this.#rateLimitPauseMs(response.headers, retry));
     throw this.#statusError(response.status, new TextDecoder().decode(body), endpoint, url);

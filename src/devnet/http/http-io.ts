@@ -29,15 +29,17 @@ export function headerKey(req: IncomingMessage): string | undefined {
 }
 
 /**
- * Sends a JSON text. With `truncate`, announces the full Content-Length, sends half the bytes and
- * ends the connection, as a proxy that drops mid-body does.
+ * Sends a JSON text, numbered `answer` in the `X-Devnet-Answer` header. With `truncate`, announces
+ * the full Content-Length, sends half the bytes and ends the connection, as a proxy that drops
+ * mid-body does.
  */
-export function sendJson(res: ServerResponse, status: number, text: string, truncate: boolean): void {
+export function sendJson(res: ServerResponse, status: number, text: string, truncate: boolean, answer: number): void {
   const bytes = Buffer.from(text, 'utf8');
   res.writeHead(status, {
     'Content-Type': 'application/json',
     'Content-Length': bytes.length,
     'X-API-Version': API_VERSION_HEADER,
+    'X-Devnet-Answer': answer,
   });
   if (!truncate) {
     res.end(bytes);

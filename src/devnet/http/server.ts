@@ -25,6 +25,8 @@ export interface RequestInfo {
   readonly fault: FaultKind | undefined;
   /** Every injected fault the client could see in this answer (`fault` first): unknown fields and an unknown enum can come together. */
   readonly faults: readonly FaultKind[];
+  /** The answer's number (1, 2, …), sent as the `X-Devnet-Answer` header: tells which answers a client read to their end. */
+  readonly answer: number;
 }
 
 export interface DevnetServerOptions {
@@ -81,6 +83,7 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
   const routes = opts.faults?.paging === undefined ? opts.routes : withPagingFaults(opts.routes, opts.faults.paging, opts.random);
   const closing = new AbortController();
   let sequence = 0;
+  let answers = 0;
 
   async function answer(req: IncomingMessage, url: URL): Promise<Outcome> {
     const route = matchRoute(url.pathname);
@@ -130,8 +133,9 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
     const started = performance.now();
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const outcome = await answer(req, url);
+    const number = ++answers;
     const report = (status: number, faults: readonly FaultKind[]): void =>
-      opts.onRequest?.({ method: req.method ?? '', path: url.pathname, status, ms: performance.now() - started, fault: faults[0], faults });
+      opts.onRequest?.({ method: req.method ?? '', path: url.pathname, status, ms: performance.now() - started, fault: faults[0], faults, answer: number });
     if (outcome === 'reset') {
       req.socket.resetAndDestroy();
       report(0, ['reset']);
@@ -150,13 +154,13 @@ export async function createDevnetServer(opts: DevnetServerOptions): Promise<Dev
     }
     const healthy = status === 200;
     const text = healthy && plan.malformedJson ? malformJson(outcome.text) : outcome.text;
-    sendJson(res, status, text, healthy && plan.truncate);
+    sendJson(res, status, text, healthy && plan.truncate, number);
     report(status, faults);
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, JSON.stringify({ code: 500, error: String(err) }), false);
+      if (!res.headersSent) sendJson(res, 500, JSON.stringify({ code: 500, error: String(err) }), false, 0);
       else res.destroy();
     });
   });

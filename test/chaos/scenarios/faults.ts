@@ -13,6 +13,7 @@ import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, runLogged } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
 import { ExitLog, recordScenario } from '../support/table.js';
+import { UsedAnswers } from '../support/used-answers.js';
 import { CLEAN, faults, syncedBounds, tableRow, verifyWarehouse } from '../support/verify.js';
 
 /** The endpoints whose items carry `finality`. */
@@ -62,13 +63,16 @@ async function runOne(work: Workspace, scenario: FaultsScenario, kind: SinkKind)
     const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, httpTimeoutSeconds: scenario.httpTimeoutSeconds, name: `faults-${scenario.seed}-${kind}.yaml` });
     const exits = new ExitLog();
     const results = [];
-    let unknownEnumPages = 0;
+    const unknownEnumAnswers = new Set<number>();
     const stopCounting = log.listen((info) => {
-      // Only answers the client got: a stalled one it timed out on is logged with status 0.
-      if (info.status === 200 && info.faults.includes('unknownEnum') && FINALITY_PATHS.has(info.path)) unknownEnumPages += 1;
+      if (info.status === 200 && info.faults.includes('unknownEnum') && FINALITY_PATHS.has(info.path)) unknownEnumAnswers.add(info.answer);
     });
-    results.push(await runLogged(exits, ['sync', pipeline], { cwd: work.dir, timeoutMs: scenario.timeoutMs }));
+    // What the client used, not what the devnet sent: an answer sent after the client's timeout is never used.
+    const used = new UsedAnswers(work.dir, `faults-${scenario.seed}-${kind}`);
+    results.push(await runLogged(exits, ['sync', pipeline], { cwd: work.dir, timeoutMs: scenario.timeoutMs, env: used.env() }));
     stopCounting();
+    const usedAnswers = used.read();
+    const unknownEnumPages = [...unknownEnumAnswers].filter((answer) => usedAnswers.has(answer)).length;
     // Counted after the first sync: a later sync's actions re-scan may read the same pages again, fault-free.
     const firstSnapshot = await readWarehouse(kind, sinkPath);
     const storedUnknownEnum = verifyWarehouse(devnet, firstSnapshot, syncedBounds(devnet, firstSnapshot), { unknownEnumAllowed: true }).unknownEnum;
@@ -85,6 +89,7 @@ async function runOne(work: Workspace, scenario: FaultsScenario, kind: SinkKind)
     for (const result of results) expect(result.code, describeResult(result)).toBe(0);
     expect(faults(verdict), verdict.problems.join('\n')).toEqual(CLEAN);
     // Which answers carry a fault depends on the seed and the order of requests, not on the endpoint.
+    expect(usedAnswers.size, 'answers the first sync used, as its probe logged them').toBeGreaterThan(0);
     if (unknownEnumPages > 0) expect(storedUnknownEnum, 'rows whose finality was sent as unknown_3 are stored with it').toBeGreaterThan(0);
     // A stalled answer is logged when the devnet gives up holding it, a moment after the client's timeout.
     for (let waited = 0; waited < 5000 && scenario.mustSee.some((fault) => !log.faults.has(fault)); waited += 100) await sleep(100);

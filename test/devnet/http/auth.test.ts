@@ -49,7 +49,17 @@ describe('authentication and limits', () => {
     const { body } = await getJson(`${s.url}/api/v3/echo?api_key=${MAINNET_KEY}&seqno=1`);
     expect(body).toMatchObject({ query: { seqno: ['1'] } });
     expect(JSON.stringify(s.requests)).not.toContain(MAINNET_KEY);
-    expect(s.requests).toEqual([{ method: 'GET', path: '/api/v3/echo', status: 200, ms: expect.any(Number), fault: undefined, faults: [] }]);
+    expect(s.requests).toEqual([{ method: 'GET', path: '/api/v3/echo', status: 200, ms: expect.any(Number), fault: undefined, faults: [], answer: 1 }]);
+  });
+
+  it('numbers its answers in X-Devnet-Answer as the request hook does, refusals too', async () => {
+    const s = await startServer();
+    const answers = [await getJson(`${s.url}/api/v3/echo?api_key=${MAINNET_KEY}`), await getJson(`${s.url}/api/v3/echo?api_key=${TESTNET_KEY}`)];
+    expect(answers.map(({ status, headers }) => [status, headers.get('x-devnet-answer')])).toEqual([
+      [200, '1'],
+      [403, '2'],
+    ]);
+    expect(s.requests.map(({ answer }) => answer)).toEqual([1, 2]);
   });
 
   it('rejects a key of the other network with 403 Network not allowed', async () => {
