@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { hideBin } from 'yargs/helpers';
-import { runCli } from '../dist/bundle/main.js';
+import { endQuietlyWhenOutputCloses, runCli } from '../dist/bundle/main.js';
 
+endQuietlyWhenOutputCloses();
 const code = await runCli(hideBin(process.argv));
 if (code !== 0) process.exit(code);

@@ -5,6 +5,8 @@ import { withSecretScope } from '../core/secret-scope.js';
 import { unknownName } from '../options/suggest.js';
 import { mark } from '../core/timeline.js';
 
+export { endQuietlyWhenOutputCloses } from './closed-pipe.js';
+
 /**
  * Runs one command line (the words after `chain-etl`) and returns its exit code, having written a
  * failure's one-line message to `stderr`. The binary calls it once; tests call it in process. The
