@@ -3,6 +3,7 @@
 // Date.now() ms, so two starts can come up to 1 ms closer than the spacing in real time.
 import PQueue from 'p-queue';
 import { ConfigError } from '../core/errors.js';
+import { listenedByEveryTask } from '../core/shared-signal.js';
 
 /**
  * Starts are spaced 1% more than 1000/rps. A server holding a single token (rps ≤ 1) refuses a request
@@ -50,7 +51,7 @@ export class RateLimiter {
   schedule<T>(task: () => Promise<T>, options: ScheduleOptions = {}): Promise<T> {
     const first = !this.#started;
     this.#started = true;
-    return this.#queue.add(first ? () => this.#aloneThenSpaced(task) : task, { signal: options.signal, priority: options.priority ?? 0 });
+    return this.#queue.add(first ? () => this.#aloneThenSpaced(task) : task, { signal: listenedByEveryTask(options.signal), priority: options.priority ?? 0 });
   }
 
   /**

@@ -1,3 +1,5 @@
+import { listenedByEveryTask } from '../core/shared-signal.js';
+
 /**
  * How many pages may be fetched and not yet committed at once, across every window of a run. A page
  * takes its permit before its request is sent and gives it back once committed: memory stays bounded
@@ -28,7 +30,7 @@ export class PageBudget {
         reject(signal!.reason);
       };
       this.#waiting.add(granted);
-      signal?.addEventListener('abort', aborted, { once: true });
+      listenedByEveryTask(signal)?.addEventListener('abort', aborted, { once: true });
     });
   }
 

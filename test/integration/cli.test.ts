@@ -174,6 +174,15 @@ describe('a run without a terminal (cron)', () => {
     expect(result.stderr).toBe('');
   });
 
+  it('prints nothing either when more than ten requests wait on the run at once (concurrency 16)', async () => {
+    const sinkPath = work.sinkPath('duckdb', 'crowded');
+    const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, rate: { rps: 200, concurrency: 16 }, name: 'crowded.yaml' });
+    const result = await runCli(['sync', pipeline], { cwd: work.dir });
+    expect(result.code, describeResult(result)).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('');
+  });
+
   it('--log-level info brings back a JSON line per stream and one for the run, with the rows committed', async () => {
     const sinkPath = work.sinkPath('duckdb', 'logged');
     const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, streams: light, name: 'logged.yaml' });
