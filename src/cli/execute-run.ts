@@ -56,8 +56,8 @@ export async function executeRun(
       // The time of each snapshot taken, beside the row counts: {"snapshot_time": {"stream": "…Z"}}.
       rows: JSON.stringify(Object.keys(snapshotTimes).length === 0 ? rows : { ...rows, snapshot_time: snapshotTimes }),
       rows_replaced: JSON.stringify(replaced),
-      requests: JSON.stringify({ ...requests, total: session.http.stats.requests }),
-      retries: session.http.stats.retries,
+      requests: JSON.stringify({ ...requests, total: session.runHttpStats().requests }),
+      retries: session.runHttpStats().retries,
       error,
       tip_seqno: tip?.seqno ?? null,
       tip_time: tip?.utime ?? null,
@@ -102,11 +102,13 @@ export async function executeRun(
     progress.finish();
     await record('ok', null);
     mark('run recorded ok');
-    return { rows, replaced, pages: { ...requests }, requests: session.http.stats.requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000, skipped: planned.skipped };
+    return { rows, replaced, pages: { ...requests }, requests: session.runHttpStats().requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000, skipped: planned.skipped };
   } catch (error) {
     const message = wellFormedText(activeRedactor().redact(error instanceof Error ? error.message : String(error)));
     await record(signal.aborted ? 'interrupted' : 'failed', message).catch(() => undefined);
     throw error;
+  } finally {
+    session.endRunHttpStats();
   }
 }
 

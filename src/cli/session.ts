@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { loadPipeline, type Pipeline, type PipelineOverrides } from '../config/index.js';
-import { ApiClient, type ApiClientOptions } from '../api/http-client.js';
+import { ApiClient, type ApiClientOptions, type ApiStats } from '../api/http-client.js';
 import { V3Api } from '../api/v3.js';
 import { FatalError } from '../core/errors.js';
 import { Landmarks, type Landmark } from '../extract/landmarks.js';
@@ -26,6 +26,10 @@ export interface Session {
   readonly sink: Sink;
   readonly streams: readonly PlannedStream[];
   readonly logger: Logger;
+  /** The HTTP client's counts since the last run ended (the first run: since the session opened), so `--follow` counts per run. */
+  runHttpStats(): ApiStats;
+  /** Starts the next run's counts from here. */
+  endRunHttpStats(): void;
   /**
    * The settled tip asked for as the session opened, before the warehouse (see `tipFirst`), handed to
    * the first caller and then undefined.
@@ -61,6 +65,7 @@ export async function openSession(file: string, overrides: PipelineOverrides, lo
   const tables = warehouseTables(streams);
   let sink: Sink | undefined;
   let earlyTip: Promise<Landmark> | undefined;
+  let statsAtRunStart = http.stats;
   const session: Session = {
     pipeline,
     http,
@@ -72,6 +77,10 @@ export async function openSession(file: string, overrides: PipelineOverrides, lo
     },
     streams,
     logger,
+    runHttpStats: () => statsSince(statsAtRunStart, http.stats),
+    endRunHttpStats: () => {
+      statsAtRunStart = http.stats;
+    },
     takeEarlyTip: () => {
       const tip = earlyTip;
       earlyTip = undefined;
@@ -97,6 +106,10 @@ export async function openSession(file: string, overrides: PipelineOverrides, lo
     await session.openWarehouse(options.signal);
   }
   return session;
+}
+
+function statsSince(before: ApiStats, now: ApiStats): ApiStats {
+  return { requests: now.requests - before.requests, retries: now.retries - before.retries, rateLimited: now.rateLimited - before.rateLimited, bytes: now.bytes - before.bytes };
 }
 
 /** The run's frozen upper bound. The actions re-scan starts below the previous checkpoint: read that far below the tip at once. */

@@ -27,6 +27,7 @@ interface LogLine {
   level: number;
   msg: string;
   tipSeqno?: number;
+  requests?: number;
 }
 
 let devnet: TestDevnet;
@@ -114,6 +115,28 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync --follow into %s', (kind) =
     expect(statuses).not.toContain('running');
     expect(snapshot.runs.find((run) => run.status === 'failed')!.error).toMatch(/^GET \/api\/v3\/masterchainInfo .*HTTP 503/);
     expectLightStreamsAtTip(devnet, snapshot);
+  });
+
+  it('counts the requests of each run apart: the runs\' totals add up to what the devnet served', async () => {
+    const path = work.sinkPath(kind, 'per-run');
+    const file = await pipeline(`per-run-${kind}`, devnet.url, kind, path, LIGHT_STREAMS_YAML);
+    const servedBefore = devnet.served();
+    const follow = spawnCli(['sync', file, '--follow', '--interval', '0.2', '--log-level', 'info'], { cwd: work.dir });
+    try {
+      await untilLogged(follow, () => logLines(follow).filter((line) => line.msg === 'sync done').length >= 3, 'three runs');
+    } finally {
+      follow.child.kill('SIGTERM');
+    }
+    const result = await follow.done;
+    expect(result.code, describeResult(result)).toBe(143);
+    const logged = logLines(follow).filter((line) => line.msg === 'sync done').map((line) => line.requests);
+    const snapshot = await readWarehouse(kind, path, { partial: true, glob: false });
+    const recorded = snapshot.runs.map((run) => (JSON.parse(String(run.requests)) as { total: number }).total);
+    // Runs start within the same second: the warehouse's order of them is not the log's.
+    expect([...recorded].sort()).toEqual([...logged].sort());
+    // Runs with nothing new make the same few requests each: not 9, 18, 27 as a count since the start would.
+    expect(logged[2]).toBe(logged[1]);
+    expect(recorded.reduce((sum, total) => sum + total, 0)).toBe(devnet.served() - servedBefore);
   });
 
   it('a refusal still ends it: changed filters exit 2 at once', async () => {
