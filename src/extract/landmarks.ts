@@ -6,6 +6,7 @@ import { ApiContractError } from '../api/errors.js';
 import { MAX_LIMIT, type MasterchainBlock, type V3Api } from '../api/v3.js';
 import { ConfigError } from '../core/errors.js';
 import type { QueryParams } from '../core/query-params.js';
+import { utcTime } from '../core/utc-time.js';
 
 /** A masterchain block as a landmark: everything at or below `endLt` / `utime` is in or before it. */
 export interface Landmark {
@@ -20,6 +21,7 @@ export interface Landmark {
 export class Landmarks {
   /** Masterchain blocks read with the settled tip, by seqno: lookups among them cost no request. */
   readonly #recent = new Map<number, Landmark>();
+  #first: Promise<Landmark | undefined> | undefined;
 
   constructor(private readonly v3: V3Api) {}
 
@@ -51,8 +53,18 @@ export class Landmarks {
 
   async bySeqno(seqno: number, signal?: AbortSignal): Promise<Landmark> {
     const found = await this.withSeqno(seqno, signal);
-    if (found === undefined) throw new ConfigError(`masterchain block ${seqno} is not indexed by the service: pick a seqno between the first indexed block and the tip`);
-    return found;
+    if (found !== undefined) return found;
+    const first = await this.firstIndexed(signal);
+    if (first === undefined) throw new ConfigError(`masterchain block ${seqno} is not indexed by the service: it indexes no masterchain block yet`);
+    const where = seqno < first.seqno ? 'the first block it indexes is' : 'it indexes blocks from';
+    throw new ConfigError(`masterchain block ${seqno} is not indexed by the service: ${where} ${describeBlock(first)}; pick a seqno from ${first.seqno} up to the tip`);
+  }
+
+  /** The oldest masterchain block the service indexes (it may have pruned older ones); asked for once. */
+  firstIndexed(signal?: AbortSignal): Promise<Landmark | undefined> {
+    this.#first ??= this.first({ sort: 'asc' }, signal);
+    this.#first.catch(() => (this.#first = undefined));
+    return this.#first;
   }
 
   /** The masterchain block `seqno`; undefined when the service does not index it. */
@@ -62,7 +74,7 @@ export class Landmarks {
 
   /** The masterchain block `seqno`, or the first indexed one after it (the service may have pruned old blocks). */
   async atOrAfterSeqno(seqno: number, signal?: AbortSignal): Promise<Landmark | undefined> {
-    return (await this.withSeqno(seqno, signal)) ?? (await this.first({ sort: 'asc' }, signal));
+    return (await this.withSeqno(seqno, signal)) ?? (await this.firstIndexed(signal));
   }
 
   /** The masterchain block whose lt range holds `lt` (the last one starting at or before it). */
@@ -93,6 +105,11 @@ export class Landmarks {
   private async blocks(query: QueryParams, signal?: AbortSignal): Promise<Landmark[]> {
     return (await this.v3.masterchainBlocks(query, { signal })).map(landmarkOf);
   }
+}
+
+/** `masterchain block 50000000 (2026-01-01 00:00:00 UTC)` */
+export function describeBlock(block: Landmark): string {
+  return `masterchain block ${block.seqno} (${utcTime(block.utime)})`;
 }
 
 function landmarkOf(block: MasterchainBlock): Landmark {

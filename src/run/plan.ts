@@ -7,7 +7,7 @@
  */
 import type { Pipeline, StartPoint } from '../config/index.js';
 import { isSnapshot, type AnyStream, type PositionAxis, type StreamDefinition } from '../core/stream.js';
-import type { Landmark, Landmarks } from '../extract/landmarks.js';
+import { describeBlock, type Landmark, type Landmarks } from '../extract/landmarks.js';
 import type { StreamJob } from './runner.js';
 import type { StreamCheckpoint } from '../core/checkpoint.js';
 import { Coverage, minBig } from '../core/coverage.js';
@@ -133,7 +133,10 @@ export interface BackfillRange {
 export async function planBackfill(planned: readonly PlannedStream[], range: BackfillRange, ctx: PlanContext): Promise<Plan> {
   const streams = positionStreams(planned);
   refuseBeyondTip(range.from, ctx.tip, `--from ${describePoint(range.from)}`, 'pick an earlier --from');
-  if (range.to !== undefined) refuseBeyondTip(range.to, ctx.tip, `--to ${describePoint(range.to)}`, 'leave --to out to backfill up to the settled tip', 1);
+  if (range.to !== undefined) {
+    refuseBeyondTip(range.to, ctx.tip, `--to ${describePoint(range.to)}`, 'leave --to out to backfill up to the settled tip', 1);
+    await refuseBeforeFirstBlock(range.to, ctx);
+  }
   const jobs: StreamJob[] = [];
   const progress: StreamProgress[] = [];
   for (const planned of streams) {
@@ -141,9 +144,7 @@ export async function planBackfill(planned: readonly PlannedStream[], range: Bac
     const start = await positionOf(range.from, stream.axis, ctx);
     const tip = tipPosition(ctx.tip, stream.axis);
     const stop = range.to === undefined ? undefined : await positionOf(range.to, stream.axis, ctx);
-    if (stop !== undefined && stop <= start) {
-      throw new ConfigError(`--from ${describePoint(range.from)} is not before --to ${describePoint(range.to!)}: swap them or widen the range`);
-    }
+    if (stop !== undefined && stop <= start) throw new ConfigError(`--from ${describePoint(range.from)} is not before --to ${describePoint(range.to!)}: swap them or widen the range`);
     const end = stop === undefined ? tip : minBig(tip, stop - 1n);
     const stored = ctx.stored.get(stream.name);
     const record = stored === undefined
@@ -174,6 +175,15 @@ async function overlapStart(pipeline: Pipeline, axis: PositionAxis, position: bi
  * Refuses a chain point after the settled tip: nothing is settled there yet, and starting there would
  * silently begin at the tip. `slack` admits an exclusive end just after the tip.
  */
+/** Refuses a range that ends at or before the first block the service indexes: it holds nothing, whichever way its points are written. */
+async function refuseBeforeFirstBlock(to: ChainPoint, ctx: Pick<PlanContext, 'landmarks' | 'signal'>): Promise<void> {
+  const first = await ctx.landmarks.firstIndexed(ctx.signal);
+  if (first === undefined) return;
+  const before = to.kind === 'lt' ? to.lt <= first.startLt : to.kind === 'utime' ? to.utime <= first.utime : to.mcSeqno <= first.seqno;
+  if (!before) return;
+  throw new ConfigError(`--to ${describePoint(to)} is not after the first block the service indexes, ${describeBlock(first)}: the range holds nothing; pick a --to after it, or leave --to out`);
+}
+
 function refuseBeyondTip(point: ChainPoint, tip: Landmark, what: string, fix: string, slack = 0): void {
   const beyond =
     point.kind === 'lt' ? point.lt > tip.endLt + BigInt(slack) : point.kind === 'utime' ? point.utime > tip.utime + slack : point.mcSeqno > tip.seqno + slack;

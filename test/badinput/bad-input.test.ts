@@ -389,6 +389,36 @@ const cases: readonly Case[] = [
     exit: 2,
     message: () => `--from mc:${FIRST_MC + 50} is not before --to mc:${FIRST_MC + 10}: swap them or widen the range`,
   },
+  {
+    name: 'a range before the first indexed block (dates)',
+    args: () => ['backfill', 'p.yaml', '--from', '2020-01-01', '--to', '2020-02-01'],
+    warehouse: 'duckdb',
+    exit: 2,
+    recordsFailedRun: true,
+    message: () =>
+      `--to 2020-02-01T00:00:00.000Z is not after the first block the service indexes, masterchain block ${FIRST_MC} (2026-01-01 00:00:00 UTC): ` +
+      'the range holds nothing; pick a --to after it, or leave --to out',
+  },
+  {
+    name: 'a range before the first indexed block (lts)',
+    args: () => ['backfill', 'p.yaml', '--from', 'lt:5', '--to', 'lt:100'],
+    warehouse: 'duckdb',
+    exit: 2,
+    recordsFailedRun: true,
+    message: () =>
+      `--to lt:100 is not after the first block the service indexes, masterchain block ${FIRST_MC} (2026-01-01 00:00:00 UTC): ` +
+      'the range holds nothing; pick a --to after it, or leave --to out',
+  },
+  {
+    name: 'a seqno before the first indexed block',
+    args: () => ['backfill', 'p.yaml', '--from', 'mc:100', '--to', `mc:${FIRST_MC + 10}`],
+    warehouse: 'duckdb',
+    exit: 2,
+    recordsFailedRun: true,
+    message: () =>
+      `masterchain block 100 is not indexed by the service: the first block it indexes is masterchain block ${FIRST_MC} (2026-01-01 00:00:00 UTC); ` +
+      `pick a seqno from ${FIRST_MC} up to the tip`,
+  },
 
   // The API
   {
@@ -695,7 +725,7 @@ describe('bad input: exit code, one-line message with the fix, warehouse unchang
       expect(after.duckdb.runs.length).toBe(before.duckdb.runs.length + added.length);
       if (c.recordsFailedRun) {
         expect(added).toHaveLength(1);
-        expect(added[0]).toMatchObject({ command: 'sync', status: 'failed', error: line });
+        expect(added[0]).toMatchObject({ command: run.args[0], status: 'failed', error: line });
       } else {
         expect(added).toEqual([]);
       }
