@@ -3,6 +3,7 @@ import { COMMAND_NAMES, commandModules } from './commands.js';
 import { ConfigError, EtlError } from '../core/errors.js';
 import { withSecretScope } from '../core/secret-scope.js';
 import { unknownName } from '../options/suggest.js';
+import { unknownArgumentsMessage } from './unknown-flags.js';
 import { mark } from '../core/timeline.js';
 
 export { endQuietlyWhenOutputCloses } from './closed-pipe.js';
@@ -30,6 +31,11 @@ export function runCli(args: readonly string[], stderr: NodeJS.WritableStream = 
   });
 }
 
+/** yargs' own record of the options it was given (not in its type declarations). */
+interface DeclaredOptions {
+  getOptions(): { readonly key: Readonly<Record<string, unknown>> };
+}
+
 async function parseAndRun(args: readonly string[]): Promise<void> {
   const [command] = args;
   if (command !== undefined && !command.startsWith('-') && !COMMAND_NAMES.includes(command)) {
@@ -37,7 +43,8 @@ async function parseAndRun(args: readonly string[]): Promise<void> {
   }
   // Only the command that runs is imported (`chain-etl --help sync` names it after a flag).
   const running = args.find((arg) => COMMAND_NAMES.includes(arg));
-  await yargs([...args])
+  const parser = yargs([...args]);
+  await parser
     .scriptName('chain-etl')
     .command(await commandModules(running))
     .demandCommand(1, 'name a command: chain-etl <command> --help')
@@ -45,8 +52,10 @@ async function parseAndRun(args: readonly string[]): Promise<void> {
     .recommendCommands()
     .fail((message, error) => {
       if (error !== undefined && error !== null) throw error;
+      // By now the parser holds the options of the command that failed.
+      const unknown = unknownArgumentsMessage(message, args, Object.keys((parser as unknown as DeclaredOptions).getOptions().key), running);
       // yargs words some failures over several lines ("Invalid values:\n  Argument: …"): one line each.
-      throw new ConfigError(message.replace(/\s*\n\s*/g, ' '));
+      throw new ConfigError(unknown ?? message.replace(/\s*\n\s*/g, ' '));
     })
     .help()
     .parseAsync();

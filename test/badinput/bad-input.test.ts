@@ -320,7 +320,21 @@ const cases: readonly Case[] = [
     warehouse: 'duckdb',
     binary: true,
     exit: 2,
-    message: () => 'Unknown argument: folow',
+    message: () => 'unknown flag --folow: did you mean --follow? (chain-etl sync --help lists what it takes)',
+  },
+  {
+    name: 'two unknown flags, one with a value',
+    args: () => ['status', 'p.yaml', '--jsn', '--log-levl=debug'],
+    warehouse: 'duckdb',
+    exit: 2,
+    message: () => 'unknown flag --jsn: did you mean --json?; unknown flag --log-levl: did you mean --log-level? (chain-etl status --help lists what it takes)',
+  },
+  {
+    name: 'an unknown flag like no other, and a stray argument',
+    args: () => ['backfill', 'p.yaml', 'extra', '--from', 'mc:50000000', '--zzz'],
+    warehouse: 'duckdb',
+    exit: 2,
+    message: () => 'unknown flag --zzz; unexpected argument "extra" (chain-etl backfill --help lists what it takes)',
   },
   {
     name: '--sink invalid choice',
