@@ -328,8 +328,8 @@ COMMENT 'One row per stake accepted in an election, keyed by (election_id, valid
 CREATE TABLE `traces` (
   `trace_id` String COMMENT 'Trace id: the hash of its first transaction (the key).',
   `external_hash` Nullable(String) COMMENT 'Hash of the external message that started the trace (null for a tick-tock).',
-  `start_lt` Decimal(20, 0) COMMENT 'Logical time of its first transaction.',
-  `end_lt` Decimal(20, 0) COMMENT 'Logical time of its last transaction, when the trace completed: the position the stream pages by.',
+  `start_lt` Int64 COMMENT 'Logical time of its first transaction.',
+  `end_lt` Int64 COMMENT 'Logical time of its last transaction, when the trace completed: the position the stream pages by.',
   `start_time` DateTime64(6, 'UTC') COMMENT 'Time of its first transaction.',
   `end_time` DateTime64(6, 'UTC') COMMENT 'Time of its last transaction.',
   `block_date` Date32 COMMENT 'UTC day of end_time.',
@@ -358,7 +358,7 @@ CREATE TABLE `jetton_masters` (
   `jetton_wallet_code_hash` Nullable(String) COMMENT 'Code hash of the token''s jetton wallets.',
   `code_hash` Nullable(String) COMMENT 'Code hash of the master contract.',
   `data_hash` Nullable(String) COMMENT 'Data hash of the master contract at its last transaction.',
-  `last_tx_lt` Decimal(20, 0) COMMENT 'Logical time of the master''s last transaction the service had indexed.',
+  `last_tx_lt` Int64 COMMENT 'Logical time of the master''s last transaction the service had indexed.',
   `snapshot_time` DateTime64(6, 'UTC') COMMENT 'When the snapshot holding this row was taken.'
 )
 ENGINE = S3('https://your-bucket.s3.amazonaws.com/chain-etl/jetton_masters/**/*.parquet', 'Parquet')
@@ -369,7 +369,7 @@ CREATE TABLE `jetton_wallets` (
   `owner` String COMMENT 'Owner of the wallet.',
   `jetton_master` String COMMENT 'Jetton master (the token).',
   `balance` Decimal(38, 0) COMMENT 'Balance in raw jetton units (divide by 10^decimals of the jetton, see jetton_masters), exact.',
-  `last_tx_lt` Decimal(20, 0) COMMENT 'Logical time of the wallet''s last transaction the service had indexed.',
+  `last_tx_lt` Int64 COMMENT 'Logical time of the wallet''s last transaction the service had indexed.',
   `code_hash` Nullable(String) COMMENT 'Code hash of the wallet contract.',
   `data_hash` Nullable(String) COMMENT 'Data hash of the wallet contract at its last transaction.',
   `snapshot_time` DateTime64(6, 'UTC') COMMENT 'When the snapshot holding this row was taken.'
@@ -387,7 +387,7 @@ CREATE TABLE `nft_items` (
   `sale_contract` Nullable(String) COMMENT 'Sale contract holding the item while it is on sale.',
   `init` Nullable(Bool) COMMENT 'Whether the item is initialised.',
   `content` Nullable(String) COMMENT 'Item content as the service sent it (e.g. {"uri": …}).',
-  `last_tx_lt` Decimal(20, 0) COMMENT 'Logical time of the item''s last transaction the service had indexed.',
+  `last_tx_lt` Int64 COMMENT 'Logical time of the item''s last transaction the service had indexed.',
   `code_hash` Nullable(String) COMMENT 'Code hash of the item contract.',
   `data_hash` Nullable(String) COMMENT 'Data hash of the item contract at its last transaction.',
   `snapshot_time` DateTime64(6, 'UTC') COMMENT 'When the snapshot holding this row was taken.'
@@ -400,7 +400,7 @@ CREATE TABLE `nft_collections` (
   `owner` Nullable(String) COMMENT 'Owner of the collection; null when it has none.',
   `next_item_index` Nullable(Decimal(38, 0)) COMMENT 'Index the collection gives its next item (the count of items minted in order); -1 for a collection whose items are not numbered in order (TON DNS, Telegram usernames).',
   `content` Nullable(String) COMMENT 'Collection content as the service sent it (e.g. {"uri": …}).',
-  `last_tx_lt` Decimal(20, 0) COMMENT 'Logical time of the collection''s last transaction the service had indexed.',
+  `last_tx_lt` Int64 COMMENT 'Logical time of the collection''s last transaction the service had indexed.',
   `code_hash` Nullable(String) COMMENT 'Code hash of the collection contract.',
   `data_hash` Nullable(String) COMMENT 'Data hash of the collection contract at its last transaction.',
   `snapshot_time` DateTime64(6, 'UTC') COMMENT 'When the snapshot holding this row was taken.'

@@ -380,8 +380,8 @@ ALTER TABLE `validator_election_participants` RECOVER PARTITIONS;
 CREATE TABLE `traces` (
   `trace_id` STRING COMMENT 'Trace id: the hash of its first transaction (the key).',
   `external_hash` STRING COMMENT 'Hash of the external message that started the trace (null for a tick-tock).',
-  `start_lt` DECIMAL(20,0) COMMENT 'Logical time of its first transaction.',
-  `end_lt` DECIMAL(20,0) COMMENT 'Logical time of its last transaction, when the trace completed: the position the stream pages by.',
+  `start_lt` BIGINT COMMENT 'Logical time of its first transaction.',
+  `end_lt` BIGINT COMMENT 'Logical time of its last transaction, when the trace completed: the position the stream pages by.',
   `start_time` TIMESTAMP COMMENT 'Time of its first transaction.',
   `end_time` TIMESTAMP COMMENT 'Time of its last transaction.',
   `block_date` DATE COMMENT 'UTC day of end_time.',
@@ -414,7 +414,7 @@ CREATE TABLE `jetton_masters` (
   `jetton_wallet_code_hash` STRING COMMENT 'Code hash of the token''s jetton wallets.',
   `code_hash` STRING COMMENT 'Code hash of the master contract.',
   `data_hash` STRING COMMENT 'Data hash of the master contract at its last transaction.',
-  `last_tx_lt` DECIMAL(20,0) COMMENT 'Logical time of the master''s last transaction the service had indexed.',
+  `last_tx_lt` BIGINT COMMENT 'Logical time of the master''s last transaction the service had indexed.',
   `snapshot_time` TIMESTAMP COMMENT 'When the snapshot holding this row was taken.'
 )
 USING PARQUET
@@ -426,7 +426,7 @@ CREATE TABLE `jetton_wallets` (
   `owner` STRING COMMENT 'Owner of the wallet.',
   `jetton_master` STRING COMMENT 'Jetton master (the token).',
   `balance` DECIMAL(38,0) COMMENT 'Balance in raw jetton units (divide by 10^decimals of the jetton, see jetton_masters), exact.',
-  `last_tx_lt` DECIMAL(20,0) COMMENT 'Logical time of the wallet''s last transaction the service had indexed.',
+  `last_tx_lt` BIGINT COMMENT 'Logical time of the wallet''s last transaction the service had indexed.',
   `code_hash` STRING COMMENT 'Code hash of the wallet contract.',
   `data_hash` STRING COMMENT 'Data hash of the wallet contract at its last transaction.',
   `snapshot_time` TIMESTAMP COMMENT 'When the snapshot holding this row was taken.'
@@ -445,7 +445,7 @@ CREATE TABLE `nft_items` (
   `sale_contract` STRING COMMENT 'Sale contract holding the item while it is on sale.',
   `init` BOOLEAN COMMENT 'Whether the item is initialised.',
   `content` STRING COMMENT 'Item content as the service sent it (e.g. {"uri": …}).',
-  `last_tx_lt` DECIMAL(20,0) COMMENT 'Logical time of the item''s last transaction the service had indexed.',
+  `last_tx_lt` BIGINT COMMENT 'Logical time of the item''s last transaction the service had indexed.',
   `code_hash` STRING COMMENT 'Code hash of the item contract.',
   `data_hash` STRING COMMENT 'Data hash of the item contract at its last transaction.',
   `snapshot_time` TIMESTAMP COMMENT 'When the snapshot holding this row was taken.'
@@ -459,7 +459,7 @@ CREATE TABLE `nft_collections` (
   `owner` STRING COMMENT 'Owner of the collection; null when it has none.',
   `next_item_index` DECIMAL(38,0) COMMENT 'Index the collection gives its next item (the count of items minted in order); -1 for a collection whose items are not numbered in order (TON DNS, Telegram usernames).',
   `content` STRING COMMENT 'Collection content as the service sent it (e.g. {"uri": …}).',
-  `last_tx_lt` DECIMAL(20,0) COMMENT 'Logical time of the collection''s last transaction the service had indexed.',
+  `last_tx_lt` BIGINT COMMENT 'Logical time of the collection''s last transaction the service had indexed.',
   `code_hash` STRING COMMENT 'Code hash of the collection contract.',
   `data_hash` STRING COMMENT 'Data hash of the collection contract at its last transaction.',
   `snapshot_time` TIMESTAMP COMMENT 'When the snapshot holding this row was taken.'

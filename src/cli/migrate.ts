@@ -27,7 +27,7 @@ export const migrateCommand: CommandModule<object, PipelineArgs> = {
     process.stdout.write(
       migration === undefined
         ? `${path} is at schema version ${SCHEMA_VERSION}: nothing to migrate\n`
-        : `migrated ${path} from schema version ${migration.from} to ${migration.to} in ${migration.seconds.toFixed(1)} s: ${migration.tables.join(', ')}\n`,
+        : `migrated ${path} from schema version ${migration.from} to ${migration.to} in ${migration.seconds.toFixed(1)} s: ${migration.tables.join(', ') || 'no table needed writing again'}\n`,
     );
   },
 };

@@ -6,7 +6,7 @@ import { utcDay } from './utc-day.js';
  * Version of the warehouse layout (table definitions and bookkeeping). Bump it when a change
  * makes an existing warehouse unreadable or unwritable by this build; sinks refuse other versions.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** `_etl_meta` key holding the schema version. */
 export const SCHEMA_VERSION_KEY = 'schema_version';

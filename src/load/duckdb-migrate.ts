@@ -26,8 +26,9 @@ async function storedVersion(connection: DuckDBConnection): Promise<number | und
  * Brings a DuckDB warehouse of an earlier schema version to this build's layout in one transaction (a
  * kill before COMMIT leaves the earlier version whole): each changed table is rebuilt under its new
  * definition, so its columns stand in the order a fresh warehouse has (appends are positional), and
- * the version in `_etl_meta` changes with them. Returns the version it came from and the migrated
- * tables; undefined when there was nothing to do.
+ * the version in `_etl_meta` changes with them. A table whose change was to its Parquet types only is
+ * kept as it is. Returns the version it came from and the migrated tables; undefined when there was
+ * nothing to do.
  */
 export async function migrateDuckDB(connection: DuckDBConnection, path: string): Promise<MigratedTables | undefined> {
   const version = await storedVersion(connection);
@@ -39,7 +40,7 @@ export async function migrateDuckDB(connection: DuckDBConnection, path: string):
       .getRows()
       .map(([name]) => String(name)),
   );
-  const migrated = step.tables.filter(({ table }) => present.has(table.name));
+  const migrated = step.tables.filter(({ table, parquetOnly = false }) => !parquetOnly && present.has(table.name));
   await connection.run('BEGIN TRANSACTION');
   try {
     for (const changed of migrated) {

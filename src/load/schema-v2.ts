@@ -23,6 +23,8 @@ export interface ChangedTable {
   readonly dayOf?: string;
   /** Columns the earlier version did not have: null in its rows. @default [] */
   readonly added?: readonly string[];
+  /** Only its Parquet types changed: a DuckDB warehouse keeps the table as it is. @default false */
+  readonly parquetOnly?: boolean;
 }
 
 /** Every table whose layout changed since version 1, in the order they are migrated. */

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { snapshotPage } from '../api/v3.js';
 import { looseObject, metadataEntry } from '../api/wire.js';
-import { amount, bool, hash, int32, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, bool, hash, int32, logicalTime, rawAddress, text, timestamptz } from '../core/column-kinds.js';
 import { defineSnapshot, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import * as filter from '../options/fields.js';
@@ -53,7 +53,7 @@ export const jettonMastersTable = defineTable({
     jetton_wallet_code_hash: hash.nullable().doc('Code hash of the token\'s jetton wallets.'),
     code_hash: hash.nullable().doc('Code hash of the master contract.'),
     data_hash: hash.nullable().doc('Data hash of the master contract at its last transaction.'),
-    last_tx_lt: uint64.doc('Logical time of the master\'s last transaction the service had indexed.'),
+    last_tx_lt: logicalTime.doc('Logical time of the master\'s last transaction the service had indexed.'),
     snapshot_time: timestamptz.doc('When the snapshot holding this row was taken.'),
   },
   primaryKey: ['jetton_master'],

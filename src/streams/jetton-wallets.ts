@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import { snapshotPage } from '../api/v3.js';
 import { looseObject } from '../api/wire.js';
-import { amount, hash, rawAddress, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, hash, logicalTime, rawAddress, timestamptz } from '../core/column-kinds.js';
 import { defineSnapshot, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import * as filter from '../options/fields.js';
@@ -34,7 +34,7 @@ export const jettonWalletsTable = defineTable({
     owner: rawAddress.doc('Owner of the wallet.'),
     jetton_master: rawAddress.doc('Jetton master (the token).'),
     balance: amount.doc('Balance in raw jetton units (divide by 10^decimals of the jetton, see jetton_masters), exact.'),
-    last_tx_lt: uint64.doc('Logical time of the wallet\'s last transaction the service had indexed.'),
+    last_tx_lt: logicalTime.doc('Logical time of the wallet\'s last transaction the service had indexed.'),
     code_hash: hash.nullable().doc('Code hash of the wallet contract.'),
     data_hash: hash.nullable().doc('Data hash of the wallet contract at its last transaction.'),
     snapshot_time: timestamptz.doc('When the snapshot holding this row was taken.'),

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import { snapshotPage } from '../api/v3.js';
 import { looseObject } from '../api/wire.js';
-import { amount, hash, json, rawAddress, timestamptz, uint64 } from '../core/column-kinds.js';
+import { amount, hash, json, logicalTime, rawAddress, timestamptz } from '../core/column-kinds.js';
 import { defineSnapshot, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import * as filter from '../options/fields.js';
@@ -34,7 +34,7 @@ export const nftCollectionsTable = defineTable({
     owner: rawAddress.nullable().doc('Owner of the collection; null when it has none.'),
     next_item_index: amount.nullable().doc('Index the collection gives its next item (the count of items minted in order); -1 for a collection whose items are not numbered in order (TON DNS, Telegram usernames).'),
     content: json.nullable().doc('Collection content as the service sent it (e.g. {"uri": …}).'),
-    last_tx_lt: uint64.doc('Logical time of the collection\'s last transaction the service had indexed.'),
+    last_tx_lt: logicalTime.doc('Logical time of the collection\'s last transaction the service had indexed.'),
     code_hash: hash.nullable().doc('Code hash of the collection contract.'),
     data_hash: hash.nullable().doc('Data hash of the collection contract at its last transaction.'),
     snapshot_time: timestamptz.doc('When the snapshot holding this row was taken.'),

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { snapshotPage } from '../api/v3.js';
 import { looseObject } from '../api/wire.js';
-import { bool, hash, json, rawAddress, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { bool, hash, json, logicalTime, rawAddress, text, timestamptz } from '../core/column-kinds.js';
 import { defineSnapshot, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import * as filter from '../options/fields.js';
@@ -44,7 +44,7 @@ export const nftItemsTable = defineTable({
     sale_contract: rawAddress.nullable().doc('Sale contract holding the item while it is on sale.'),
     init: bool.nullable().doc('Whether the item is initialised.'),
     content: json.nullable().doc('Item content as the service sent it (e.g. {"uri": …}).'),
-    last_tx_lt: uint64.doc('Logical time of the item\'s last transaction the service had indexed.'),
+    last_tx_lt: logicalTime.doc('Logical time of the item\'s last transaction the service had indexed.'),
     code_hash: hash.nullable().doc('Code hash of the item contract.'),
     data_hash: hash.nullable().doc('Data hash of the item contract at its last transaction.'),
     snapshot_time: timestamptz.doc('When the snapshot holding this row was taken.'),

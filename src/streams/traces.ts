@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { ltPage } from '../api/v3.js';
 import { looseObject } from '../api/wire.js';
-import { date, hash, int32, text, timestamptz, uint64 } from '../core/column-kinds.js';
+import { date, hash, int32, logicalTime, text, timestamptz } from '../core/column-kinds.js';
 import { defineStream, tableRows } from '../core/stream.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { utcDay } from '../core/utc-day.js';
@@ -58,8 +58,8 @@ export const tracesTable = defineTable({
   columns: {
     trace_id: hash.doc('Trace id: the hash of its first transaction (the key).'),
     external_hash: hash.nullable().doc('Hash of the external message that started the trace (null for a tick-tock).'),
-    start_lt: uint64.doc('Logical time of its first transaction.'),
-    end_lt: uint64.doc('Logical time of its last transaction, when the trace completed: the position the stream pages by.'),
+    start_lt: logicalTime.doc('Logical time of its first transaction.'),
+    end_lt: logicalTime.doc('Logical time of its last transaction, when the trace completed: the position the stream pages by.'),
     start_time: timestamptz.doc('Time of its first transaction.'),
     end_time: timestamptz.doc('Time of its last transaction.'),
     block_date: date.doc('UTC day of end_time.'),

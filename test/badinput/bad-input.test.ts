@@ -569,7 +569,7 @@ const cases: readonly Case[] = [
     prepare: markDuckDBNewer,
     exit: 2,
     message: () =>
-      'Warehouse w.duckdb has schema version 99, newer than this chain-etl (version 3): upgrade chain-etl to the release that wrote it or a later one',
+      'Warehouse w.duckdb has schema version 99, newer than this chain-etl (version 4): upgrade chain-etl to the release that wrote it or a later one',
   },
   {
     name: 'Parquet warehouse of a newer schema version',
@@ -582,7 +582,7 @@ const cases: readonly Case[] = [
     },
     exit: 2,
     message: ({ dir }) =>
-      `Warehouse ${join(dir, PARQUET)} has schema version 99, newer than this chain-etl (version 3): upgrade chain-etl to the release that wrote it or a later one`,
+      `Warehouse ${join(dir, PARQUET)} has schema version 99, newer than this chain-etl (version 4): upgrade chain-etl to the release that wrote it or a later one`,
   },
   {
     name: 'DuckDB warehouse of a newer schema version (migrate)',
@@ -591,7 +591,7 @@ const cases: readonly Case[] = [
     prepare: markDuckDBNewer,
     exit: 2,
     message: () =>
-      'Warehouse w.duckdb has schema version 99, newer than this chain-etl (version 3): upgrade chain-etl to the release that wrote it or a later one',
+      'Warehouse w.duckdb has schema version 99, newer than this chain-etl (version 4): upgrade chain-etl to the release that wrote it or a later one',
   },
   {
     name: 'migrate with no warehouse at the sink path',

@@ -70,7 +70,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('a %s warehouse of the previous r
     const { path, pipeline } = await previousRelease('migrated');
     const result = await runCliInProcess(['migrate', pipeline]);
     expect(result.code, describeResult(result)).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^migrated ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} from schema version 1 to 3 in \\d+\\.\\d s: ${CHANGED}\\n$`));
+    expect(result.stdout).toMatch(new RegExp(`^migrated ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} from schema version 1 to 4 in \\d+\\.\\d s: ${CHANGED}\\n$`));
     expect(result.stderr).toBe('');
     expectSameRows(fresh, await read(kind, path));
     expect(await layout(kind, path)).toEqual(freshLayout);
@@ -82,7 +82,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('a %s warehouse of the previous r
     for (const run of runs) expect(run).toMatch(/ new rows \{.*\} replaced unknown$/);
 
     const again = await runCliInProcess(['migrate', pipeline]);
-    expect([again.code, again.stdout, again.stderr]).toEqual([0, `${path} is at schema version 3: nothing to migrate\n`, '']);
+    expect([again.code, again.stdout, again.stderr]).toEqual([0, `${path} is at schema version 4: nothing to migrate\n`, '']);
   });
 
   it('a sync migrates on its own with one warning, then fetches only what a fresh warehouse\'s next sync fetches', async () => {
@@ -95,9 +95,9 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('a %s warehouse of the previous r
       level: 40,
       path,
       from: 1,
-      to: 3,
+      to: 4,
       tables: CHANGED.split(', '),
-      msg: 'migrated the warehouse from schema version 1 to 3: columns renamed as docs/design.md §9 lists (tx_hash, tx_time, block_date, …)',
+      msg: 'migrated the warehouse from schema version 1 to 4: columns renamed as docs/design.md §9 lists (tx_hash, tx_time, block_date, …)',
     });
     const migrated = await read(kind, path);
     expectSameRows(fresh, migrated);
@@ -114,7 +114,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('a %s warehouse of the previous r
     const result = await runCliInProcess(['status', pipeline, '--offline']);
     expect([result.code, result.stderr]).toEqual([
       2,
-      `chain-etl: Warehouse ${path} has schema version 1, this chain-etl reads version 3: ` +
+      `chain-etl: Warehouse ${path} has schema version 1, this chain-etl reads version 4: ` +
         'run chain-etl migrate with this pipeline (or its next sync or backfill) to migrate it in place\n',
     ]);
     expect((await stored()).equals(before), 'unchanged').toBe(true);

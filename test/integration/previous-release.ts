@@ -1,7 +1,8 @@
 /**
- * A warehouse of the previous release (test/fixtures/previous-release: schema version 1, synced from
- * the devnet below) and what the migration tests compare: each table's layout and rows, read in
- * DuckDB; and kill -9 in the middle of a migration (run by test/chaos/migrate-kill.chaos.ts).
+ * Warehouses of earlier releases (test/fixtures/previous-release: schema version 1; test/fixtures/schema-v3:
+ * version 3, its traces and snapshot tables; both synced from the devnet below) and what the migration
+ * tests compare: each table's layout and rows, read in DuckDB; and kill -9 in the middle of a
+ * migration (run by test/chaos/migrate-kill.chaos.ts).
  */
 import { copyFile, cp, readdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,15 +26,34 @@ import type { SinkKind, Workspace } from '../support/workspace.js';
 export const SEED = 4242;
 export const BLOCKS = 12;
 export const STREAMS = ['transactions', 'actions', 'jetton_transfers', 'validator_events', 'blocks', 'jetton_burns', 'nft_transfers', 'validator_cycles', 'validator_elections'];
-const FIXTURE = join(PROJECT_ROOT, 'test', 'fixtures', 'previous-release');
 export const CHANGED = 'transactions, messages, actions, action_accounts, jetton_transfers, validator_events, _etl_runs';
 /** How long after opening the file the DuckDB migration is killed: well inside its transaction over the inflated fixture (seconds). */
 const DUCKDB_KILL_AFTER_MS = 300;
-export const tables: readonly AnyTable[] = [...STREAMS.flatMap((name) => streamByName(name).tables), addressesTable];
+const tablesOf = (streams: readonly string[]): readonly AnyTable[] => [...streams.flatMap((name) => streamByName(name).tables), addressesTable];
+export const tables = tablesOf(STREAMS);
+const SCHEMA_V3_STREAMS = ['traces', 'jetton_masters', 'jetton_wallets', 'nft_items', 'nft_collections'];
 
-export async function copyFixture(kind: SinkKind, target: string): Promise<void> {
-  if (kind === 'duckdb') await writeFile(target, gunzipSync(await readFile(join(FIXTURE, 'warehouse.duckdb.gz'))));
-  else await cp(join(FIXTURE, 'warehouse-parquet'), target, { recursive: true });
+/** The warehouses of earlier releases in test/fixtures (each folder's README says how it was made). */
+export type Fixture = 'previous-release' | 'schema-v3';
+
+interface FixtureSpec {
+  readonly version: number;
+  /** The streams it was synced with, and their tables. */
+  readonly streams: readonly string[];
+  readonly tables: readonly AnyTable[];
+  /** The table the kill test inflates: one the migration writes again. */
+  readonly bulk: string;
+}
+
+export const FIXTURES: Readonly<Record<Fixture, FixtureSpec>> = {
+  'previous-release': { version: 1, streams: STREAMS, tables, bulk: 'transactions' },
+  'schema-v3': { version: 3, streams: SCHEMA_V3_STREAMS, tables: tablesOf(SCHEMA_V3_STREAMS), bulk: 'traces' },
+};
+
+export async function copyFixture(kind: SinkKind, target: string, fixture: Fixture = 'previous-release'): Promise<void> {
+  const folder = join(PROJECT_ROOT, 'test', 'fixtures', fixture);
+  if (kind === 'duckdb') await writeFile(target, gunzipSync(await readFile(join(folder, 'warehouse.duckdb.gz'))));
+  else await cp(join(folder, 'warehouse-parquet'), target, { recursive: true });
 }
 
 async function withDuckDB<T>(path: string, use: (query: (sql: string) => Promise<Record<string, unknown>[]>) => Promise<T>, readOnly = true): Promise<T> {
@@ -48,8 +68,8 @@ async function withDuckDB<T>(path: string, use: (query: (sql: string) => Promise
 }
 
 /** Every table's columns as `name type [NOT NULL]`, in order: the DuckDB catalog, or DuckDB's reading of the listed Parquet files. */
-export async function layout(kind: SinkKind, path: string): Promise<Record<string, string[]>> {
-  const names = tables.map((table) => quotedString(table.name)).join(', ');
+export async function layout(kind: SinkKind, path: string, only: readonly AnyTable[] = tables): Promise<Record<string, string[]>> {
+  const names = only.map((table) => quotedString(table.name)).join(', ');
   if (kind === 'duckdb') {
     const rows = await withDuckDB(path, (query) =>
       query(`SELECT table_name, column_name, data_type, is_nullable FROM duckdb_columns() WHERE table_name IN (${names}) ORDER BY table_name, column_index`),
@@ -61,7 +81,7 @@ export async function layout(kind: SinkKind, path: string): Promise<Record<strin
   const manifest = (await readManifest(path))!;
   return withDuckDB(':memory:', async (query) => {
     const byTable: Record<string, string[]> = {};
-    for (const table of tables) {
+    for (const table of only) {
       const entry = manifest.tables[table.name]!;
       const files = entry.files.map((file) => quotedString(join(path, file.path))).join(', ');
       const described = await query(`DESCRIBE SELECT * FROM read_parquet([${files}], hive_partitioning = false)`);
@@ -76,8 +96,21 @@ export async function layout(kind: SinkKind, path: string): Promise<Record<strin
 
 export const read = (kind: SinkKind, path: string, only: readonly AnyTable[] = tables): Promise<Snapshot> => readWarehouse(kind, path, { tables: only, glob: false });
 
+/**
+ * Every row's `columns` as DuckDB prints them, by the table's key, read with plain SQL rather than
+ * the columns' kinds: a warehouse of an earlier release reads as it is stored.
+ */
+export async function storedText(kind: SinkKind, path: string, table: AnyTable, columns: readonly string[]): Promise<Map<string, string[]>> {
+  const manifest = kind === 'parquet' ? (await readManifest(path))! : undefined;
+  const from = manifest === undefined ? quotedIdentifier(table.name) : readParquetSql(table, manifest.tables[table.name]!.files.map((file) => join(path, file.path)));
+  const key = table.primaryKey.map((name) => quotedIdentifier(name)).join(" || ' ' || ");
+  const select = `SELECT ${key} AS key, ${columns.map((name) => `CAST(${quotedIdentifier(name)} AS VARCHAR)`).join(', ')} FROM ${from}`;
+  const rows = await (manifest === undefined ? withDuckDB(path, (query) => query(select)) : withDuckDB(':memory:', (query) => query(select), false));
+  return new Map(rows.map((row) => [String(row.key), Object.values(row).slice(1).map(String)]));
+}
+
 /** The tables whose rows (duplicates included) differ between two warehouses of the same kind, compared in DuckDB. */
-async function differingTables(kind: SinkKind, a: string, b: string): Promise<string[]> {
+async function differingTables(kind: SinkKind, a: string, b: string, tables: readonly AnyTable[]): Promise<string[]> {
   const relations = async (path: string): Promise<Map<string, string>> => {
     if (kind === 'duckdb') return new Map(tables.map((table) => [table.name, `${path === a ? 'a' : 'b'}.${quotedIdentifier(table.name)}`]));
     const manifest = (await readManifest(path))!;
@@ -98,9 +131,9 @@ async function differingTables(kind: SinkKind, a: string, b: string): Promise<st
 
 /**
  * The fixture made large enough to kill `chain-etl migrate` in the middle: DuckDB, transactions
- * copied under other hashes; Parquet, the transactions file listed many times more.
+ * copied under other hashes (the fixture of version 1 only); Parquet, the `bulk` table's file listed many times more.
  */
-async function inflate(kind: SinkKind, path: string): Promise<void> {
+async function inflate(kind: SinkKind, path: string, bulk: string): Promise<void> {
   if (kind === 'duckdb') {
     await withDuckDB(
       path,
@@ -113,7 +146,7 @@ async function inflate(kind: SinkKind, path: string): Promise<void> {
     return;
   }
   const manifest = JSON.parse(await readFile(join(path, '_manifest.json'), 'utf8')) as Manifest;
-  const entry = manifest.tables.transactions!;
+  const entry = manifest.tables[bulk]!;
   const [file] = entry.files;
   for (let sequence = 1000; sequence < 1100; sequence += 1) {
     const copy = file!.path.replace(/-\d{4}\.parquet$/, `-${sequence}.parquet`);
@@ -128,7 +161,7 @@ async function inflate(kind: SinkKind, path: string): Promise<void> {
  * file open for a moment (its transaction shows nothing on disk before COMMIT); Parquet, it has
  * written a file of the next generation.
  */
-async function midway(kind: SinkKind, path: string, pid: number, generation: number): Promise<boolean> {
+async function midway(kind: SinkKind, path: string, pid: number, generation: number, bulk: string): Promise<boolean> {
   if (kind === 'duckdb') {
     const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
     const links = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')));
@@ -136,7 +169,7 @@ async function midway(kind: SinkKind, path: string, pid: number, generation: num
     await sleep(DUCKDB_KILL_AFTER_MS);
     return true;
   }
-  const folder = join(path, 'transactions', 'date=2026-01-01');
+  const folder = join(path, bulk, 'date=2026-01-01');
   const name = `part-${String(generation + 1).padStart(12, '0')}-`;
   return (await readdir(folder)).some((file) => file.startsWith(name) && file.endsWith('.parquet'));
 }
@@ -147,35 +180,37 @@ async function storedVersion(kind: SinkKind, path: string): Promise<number> {
 }
 
 /** kill -9 in the middle of `chain-etl migrate` of an inflated copy of the fixture: the old warehouse stays whole, and the next migrate gives what an uninterrupted one gives. */
-export async function expectKilledMigrationRecovers(work: Workspace, kind: SinkKind): Promise<void> {
+export async function expectKilledMigrationRecovers(work: Workspace, kind: SinkKind, fixture: Fixture = 'previous-release'): Promise<void> {
+  const { version, streams, tables, bulk } = FIXTURES[fixture];
   const original = work.sinkPath(kind, 'original');
-  await copyFixture(kind, original);
-  await inflate(kind, original);
+  await copyFixture(kind, original, fixture);
+  await inflate(kind, original, bulk);
   const [whole, killed] = [work.sinkPath(kind, 'whole'), work.sinkPath(kind, 'killed')];
   await cp(original, whole, { recursive: true });
   await cp(original, killed, { recursive: true });
-  const pipelineOf = (path: string, name: string): Promise<string> => work.pipeline({ url: 'http://127.0.0.1:9', kind, sinkPath: path, streams: STREAMS, name });
+  const pipelineOf = (path: string, name: string): Promise<string> => work.pipeline({ url: 'http://127.0.0.1:9', kind, sinkPath: path, streams, name });
   const wholePipeline = await pipelineOf(whole, 'whole.yaml');
   const killedPipeline = await pipelineOf(killed, 'killed.yaml');
   const generation = kind === 'parquet' ? (await readManifest(killed))!.generation : 0;
 
   const run = spawnCli(['migrate', killedPipeline], { cwd: work.dir });
-  while (!(await midway(kind, killed, run.pid, generation))) {
+  while (!(await midway(kind, killed, run.pid, generation, bulk))) {
     const ended = await Promise.race([run.done.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 5))]);
     if (ended) throw new Error(`the migration ended before it could be killed: make the inflated fixture larger (${run.stdout()})`);
   }
   run.child.kill('SIGKILL');
   expect((await run.done).signal).toBe('SIGKILL');
-  expect(await storedVersion(kind, killed), 'killed before its commit').toBe(1);
+  expect(await storedVersion(kind, killed), 'killed before its commit').toBe(version);
+  expect(await differingTables(kind, original, killed, tables), 'the killed warehouse holds what it held').toEqual([]);
 
   const resumed = await runCliInProcess(['migrate', killedPipeline]);
   expect(resumed.code, describeResult(resumed)).toBe(0);
   const uninterrupted = await runCliInProcess(['migrate', wholePipeline]);
   expect(uninterrupted.code, describeResult(uninterrupted)).toBe(0);
-  expect(await differingTables(kind, whole, killed)).toEqual([]);
+  expect(await differingTables(kind, whole, killed, tables)).toEqual([]);
   const [a, b] = [await read(kind, whole, []), await read(kind, killed, [])];
   expect(b.checkpoints).toEqual(a.checkpoints);
-  expect(await layout(kind, killed)).toEqual(await layout(kind, whole));
+  expect(await layout(kind, killed, tables)).toEqual(await layout(kind, whole, tables));
   if (kind === 'parquet') {
     const manifest = (await readManifest(killed))!;
     const known = new Set([...Object.values(manifest.tables).flatMap((entry) => entry.files.map((file) => file.path)), ...manifest.retired.map((file) => file.path)]);
