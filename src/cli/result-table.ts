@@ -101,7 +101,7 @@ class TableLines {
     const { hidden } = this.layout;
     if (hidden === 0 && !this.cut) return '';
     const what = [hidden > 0 ? `${hidden} of ${columns} columns hidden` : '', this.cut ? 'values cut' : ''].filter((part) => part !== '').join(', ');
-    return `(${what} to fit ${maxWidth} columns: --max-width 0 or --format csv|json shows all)\n`;
+    return wrap(`(${what} to fit ${maxWidth} columns: --max-width 0 or --format csv|json shows all)`, maxWidth);
   }
 
   /** A number is right-aligned and never cut: wider than its column (a later row's), it pushes the line right. */
@@ -115,4 +115,15 @@ class TableLines {
     const pad = ' '.repeat(Math.max(width - columns, 0));
     return number ? pad + shown : shown + pad;
   }
+}
+
+/** `text` as lines of at most `width` columns, broken at spaces. */
+function wrap(text: string, width: number): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && displayWidth(`${last} ${word}`) <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.map((line) => `${line}\n`).join('');
 }
