@@ -101,7 +101,7 @@ class TableLines {
     const { hidden } = this.layout;
     if (hidden === 0 && !this.cut) return '';
     const what = [hidden > 0 ? `${hidden} of ${columns} columns hidden` : '', this.cut ? 'values cut' : ''].filter((part) => part !== '').join(', ');
-    return wrap(`(${what} to fit ${maxWidth} columns: --max-width 0 or --format csv|json shows all)`, maxWidth);
+    return wrap(`(${what}: --max-width 0 or --format csv|json shows all)`, maxWidth);
   }
 
   /** A number is right-aligned and never cut: wider than its column (a later row's), it pushes the line right. */
