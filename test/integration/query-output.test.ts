@@ -4,12 +4,16 @@
  * out, in a pipe it prints every value whole; widths are display widths (CJK and emoji 2 columns,
  * combining marks 0); rows stream: the row count is exact past the first vector, CSV and JSON are
  * byte for byte what the whole result gave, a statement failing midway exits 1 with DuckDB's error,
- * and a reader closing the pipe ends the query at once.
+ * a reader closing the pipe ends the query at once, and a stdout that fails says why.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { open } from 'node:fs/promises';
 import type { DuckDBConnection, Json } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/cli/display-width.js';
-import { spawnCli } from '../support/cli.js';
+import { BIN } from '../support/build.js';
+import { childEnv, spawnCli } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult, type CliResult } from '../support/cli-result.js';
 import { runOnTerminal } from '../support/terminal.js';
@@ -177,6 +181,19 @@ describe('rows stream', () => {
     });
     const result = await run.done;
     expect([result.code, result.signal, result.stderr]).toEqual([0, null, '']);
+  });
+
+  it('a stdout that cannot be written (a full disk: /dev/full) ends the query with the reason, exit 1', async () => {
+    const full = await open('/dev/full', 'w');
+    try {
+      const child = spawn(process.execPath, [BIN, 'query', pipeline, 'SELECT * FROM range(100000)', '--format', 'csv'], { cwd: work.dir, env: childEnv(), stdio: ['ignore', full.fd, 'pipe'] });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const [code] = (await once(child, 'close')) as [number | null];
+      expect([code, stderr]).toEqual([1, 'chain-etl: cannot write the result to stdout: ENOSPC: no space left on device, write\n']);
+    } finally {
+      await full.close();
+    }
   });
 });
 
