@@ -3,13 +3,13 @@
  * views, and how one statement runs there. Like `status`, it needs no API key and takes no lock a
  * sync waits for beyond the statement's own time (docs/design.md §5).
  */
-import type { DuckDBResultReader } from '@duckdb/node-api';
 import { loadPipeline, type Pipeline } from '../config/index.js';
-import { ConfigError, FatalError } from '../core/errors.js';
+import { ConfigError, EtlError, FatalError } from '../core/errors.js';
 import { openQuerySession, type QuerySession } from '../load/read-only-warehouse.js';
 import { analystDefinitions } from '../streams/analyst-views.js';
 import { overridesOf, type PipelineArgs } from './pipeline-options.js';
 import { plannedStreams, warehouseTables } from './session.js';
+import { holdsNoStatement, streamStatements, type ShowResult } from './streamed-statement.js';
 
 /** The pipeline file (and its override flags) as a reader takes it: without the API key. */
 export function readerPipeline(args: PipelineArgs): Pipeline {
@@ -21,19 +21,26 @@ export async function openPipelineQuerySession(pipeline: Pipeline, command: 'que
   return openQuerySession(pipeline.sink.kind, pipeline.sink.path, warehouseTables(plannedStreams(pipeline)), analystDefinitions, command);
 }
 
-/** Runs `sql` (one or more statements; the last one's result); a failure is a FatalError (exit 1) of DuckDB's first line. */
-export async function runStatement(session: QuerySession, sql: string): Promise<DuckDBResultReader> {
-  if (sql.trim() === '') throw new ConfigError('no SQL statement given: e.g. chain-etl query pipelines/demo.yaml "SELECT count(*) FROM transactions"');
+/**
+ * Runs `sql` (one or more statements) and streams the last one's result to `show`; a failure of
+ * DuckDB's, as a statement starts or while its rows stream, is a FatalError (exit 1) of DuckDB's
+ * whole text.
+ */
+export async function runStatement(session: QuerySession, sql: string, show: ShowResult): Promise<void> {
+  if (holdsNoStatement(sql)) throw new ConfigError('no SQL statement given: e.g. chain-etl query pipelines/demo.yaml "SELECT count(*) FROM transactions"');
   try {
-    return await session.connection.runAndReadAll(sql);
+    await streamStatements(session.connection, sql, show, true);
   } catch (err) {
-    throw new FatalError(sqlErrorLine(err), { cause: err });
+    throw err instanceof EtlError ? err : new FatalError(sqlErrorText(err), { cause: err });
   }
 }
 
-/** DuckDB's error as one line (its first: the position marker lines after it need the statement beside them). */
-export function sqlErrorLine(err: unknown): string {
+/**
+ * DuckDB's error whole: its first line, then what it adds on the next ones (the candidate columns,
+ * "Did you mean …", the statement's line with a caret under the place), as DuckDB's own shell prints it.
+ */
+export function sqlErrorText(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   // The node API words a statement that does not parse "Failed to extract statements: <DuckDB's error>".
-  return message.replace(/^Failed to extract statements: /, '').split('\n')[0]!.trim();
+  return message.replace(/^Failed to extract statements: /, '').trimEnd();
 }

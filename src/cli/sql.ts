@@ -2,20 +2,22 @@
  * `chain-etl sql <pipeline>`: an interactive SQL prompt over the pipeline's warehouse, read-only, the
  * engine of `query`. A statement runs once a line ends with `;` (each of several on a line prints its
  * result); `.tables` lists the tables and views, `.quit` (or the end of input) ends, Ctrl-C drops the
- * statement being typed. A failed statement prints its one-line error and the prompt goes on; with
- * stdin not a terminal (a script piped in) the command then exits 1.
+ * statement being typed. A failed statement prints DuckDB's whole error and the prompt goes on; with
+ * stdin not a terminal (a script piped in) the command then exits 1. Results stream as `query`'s do;
+ * once stdout's reader has gone the command ends.
  */
 import { createInterface } from 'node:readline';
 import type { CommandModule } from 'yargs';
-import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
 import { FatalError } from '../core/errors.js';
-import { formatResult, RESULT_FORMATS, type ResultFormat } from './result-format.js';
-import { openPipelineQuerySession, readerPipeline, sqlErrorLine } from './query-session.js';
+import { writeResult } from './result-format.js';
+import { lineWidth, maxWidthFlag, resultOptions, type ResultArgs } from './result-options.js';
+import { resultOutput, type ResultOutput } from './result-output.js';
+import { openPipelineQuerySession, readerPipeline, sqlErrorText } from './query-session.js';
 import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
+import { holdsNoStatement, streamStatements } from './streamed-statement.js';
 
-interface SqlArgs extends PipelineArgs {
-  format: ResultFormat;
-}
+interface SqlArgs extends PipelineArgs, ResultArgs {}
 
 const PROMPT = 'chain-etl> ';
 const CONTINUATION = '      ...> ';
@@ -26,11 +28,12 @@ const TABLES_SQL =
 
 export const sqlCommand: CommandModule<object, SqlArgs> = {
   builder: (y) =>
-    pipelineOptions(y).options({ format: { choices: RESULT_FORMATS, default: 'table' as ResultFormat, describe: 'how results print: table, csv or json' } }) as never,
+    resultOptions(pipelineOptions(y), 'how results print: table, csv or json') as never,
   handler: async (args) => {
+    const maxWidth = maxWidthFlag(args);
     const session = await openPipelineQuerySession(readerPipeline(args), 'sql');
     try {
-      const failed = await prompt(session.connection, args.format);
+      const failed = await prompt(session.connection, (result, out) => writeResult(result, args.format, out, lineWidth(maxWidth)));
       if (failed > 0 && process.stdin.isTTY !== true) throw new FatalError(`${failed} of the statements and commands failed (the errors above)`);
     } finally {
       session.close();
@@ -38,10 +41,13 @@ export const sqlCommand: CommandModule<object, SqlArgs> = {
   },
 };
 
-/** Reads stdin to `.quit` or its end; returns how many statements and commands failed. */
-async function prompt(connection: DuckDBConnection, format: ResultFormat): Promise<number> {
+type Show = (result: DuckDBResult, out: ResultOutput) => Promise<void>;
+
+/** Reads stdin to `.quit`, its end or stdout's reader gone; returns how many statements and commands failed. */
+async function prompt(connection: DuckDBConnection, show: Show): Promise<number> {
   const terminal = process.stdin.isTTY === true;
   const lines = createInterface({ input: process.stdin, output: terminal ? process.stdout : undefined, terminal });
+  const results = resultOutput(process.stdout);
   const out = (text: string): void => void process.stdout.write(text);
   let failed = 0;
   const fail = (message: string): void => {
@@ -49,10 +55,11 @@ async function prompt(connection: DuckDBConnection, format: ResultFormat): Promi
     process.stderr.write(`Error: ${message}\n`);
   };
   const run = async (sql: string): Promise<void> => {
+    if (holdsNoStatement(sql)) return;
     try {
-      await runEach(connection, sql, (result) => out(formatResult(result, format)));
+      await streamStatements(connection, sql, (result) => show(result, results));
     } catch (err) {
-      fail(sqlErrorLine(err));
+      fail(sqlErrorText(err));
     }
   };
   let pending = '';
@@ -69,6 +76,7 @@ async function prompt(connection: DuckDBConnection, format: ResultFormat): Promi
   });
   ask();
   for await (const line of lines) {
+    if (!results.open) break;
     const command = line.trim();
     if (pending === '' && command.startsWith('.')) {
       if (command === '.quit' || command === '.exit') break;
@@ -82,16 +90,11 @@ async function prompt(connection: DuckDBConnection, format: ResultFormat): Promi
         pending = '';
       }
     }
+    if (!results.open) break;
     ask();
   }
   lines.close();
   // Input that ended without a final `;` still runs.
-  if (pending.trim() !== '') await run(pending);
+  if (pending.trim() !== '' && results.open) await run(pending);
   return failed;
-}
-
-/** Runs every statement of `sql` in turn, handing each result to `show`, up to the first failure. */
-async function runEach(connection: DuckDBConnection, sql: string, show: (result: DuckDBResultReader) => void): Promise<void> {
-  const statements = await connection.extractStatements(sql);
-  for (let index = 0; index < statements.count; index += 1) show(await (await statements.prepare(index)).runAndReadAll());
 }

@@ -3,7 +3,8 @@
  * devnet: the views and `ton()` are in the DuckDB file (and come back with the next sync when
  * dropped), a Parquet warehouse carries them in `views.sql` that any DuckDB runs from any directory,
  * `chain-etl query` prints exact values as a table, CSV or JSON over either sink, read-only and beside
- * a notebook's connection or a writer's Parquet lock, and `chain-etl sql` reads statements piped in.
+ * a notebook's connection or a writer's Parquet lock, DuckDB's whole error for bad SQL, and `chain-etl
+ * sql` reads statements piped in. How the output fits a terminal and streams: query-output.test.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
@@ -178,11 +179,22 @@ function runInZone(zone: string, args: readonly string[]) {
 }
 
 describe('chain-etl query refusals and failures', () => {
-  it('bad SQL: exit 1 with DuckDB one line', async () => {
+  it('bad SQL: exit 1 with DuckDB whole error, the caret under the place', async () => {
     const result = await query('duckdb', 'SELEC 1');
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('chain-etl: Parser Error: syntax error at or near "SELEC"\n');
+    expect(result.stderr).toBe('chain-etl: Parser Error: syntax error at or near "SELEC"\n\nLINE 1: SELEC 1\n        ^\n');
     expect(result.stdout).toBe('');
+  });
+
+  it.each<SinkKind>(['duckdb', 'parquet'])('%s: a misspelt column or table gets DuckDB candidates and "Did you mean"', async (kind) => {
+    const column = await query(kind, 'SELECT tx_hsh FROM transactions');
+    expect(column.code).toBe(1);
+    const lines = column.stderr.split('\n');
+    expect(lines[0]).toBe('chain-etl: Binder Error: Referenced column "tx_hsh" not found in FROM clause!');
+    expect(lines[1]).toMatch(/^Candidate bindings: .*"tx_hash"/);
+    expect(lines.slice(2)).toEqual(['', 'LINE 1: SELECT tx_hsh FROM transactions', '               ^', '']);
+    const table = await query(kind, 'SELECT * FROM transaction');
+    expect([table.code, table.stderr]).toEqual([1, 'chain-etl: Catalog Error: Table with name transaction does not exist!\nDid you mean "transactions"?\n\nLINE 1: SELECT * FROM transaction\n                      ^\n']);
   });
 
   it.each<SinkKind>(['duckdb', 'parquet'])('%s: a statement that writes is refused (exit 1) and the warehouse is unchanged', async (kind) => {
@@ -242,8 +254,25 @@ describe('chain-etl sql with statements piped in', () => {
     // Every table of a Parquet warehouse is a view over its files.
     const tables = parquetViewNames().map((name) => `${name},view\r\n`);
     expect(result.stdout).toBe(['name,kind\r\n', ...tables, 'a\r\n0.000000001\r\n', 'b,c\r\n2,3\r\n', 'd\r\n4\r\n'].join(''));
-    expect(result.stderr).toBe('Error: Parser Error: syntax error at or near "SELEC"\nchain-etl: 1 of the statements and commands failed (the errors above)\n');
+    expect(result.stderr).toBe('Error: Parser Error: syntax error at or near "SELEC"\n\nLINE 1: SELEC 5;\n        ^\nchain-etl: 1 of the statements and commands failed (the errors above)\n');
     expect(result.code).toBe(1);
+  });
+
+  it('prints DuckDB whole error for a misspelt table and goes on', async () => {
+    const input = 'SELECT count(*) AS n FROM transaction;\nSELECT 8 AS y;\n';
+    const result = await runCli(['sql', pipelines.duckdb, '--format', 'csv'], { cwd: work.dir, env: childEnv(), input });
+    expect([result.code, result.stdout]).toEqual([1, 'y\r\n8\r\n']);
+    expect(result.stderr).toBe(
+      [
+        'Error: Catalog Error: Table with name transaction does not exist!',
+        'Did you mean "transactions"?',
+        '',
+        'LINE 1: SELECT count(*) AS n FROM transaction;',
+        '                                  ^',
+        'chain-etl: 1 of the statements and commands failed (the errors above)',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('exits 0 at the end of its input when every statement ran, the last one without its ;', async () => {
