@@ -20,7 +20,12 @@ interface PipedRun {
 
 /** `chain-etl <args> | head -3` in bash; `status` is chain-etl's own (PIPESTATUS), not head's. */
 function pipedToHead(args: readonly string[], cwd: string): Promise<PipedRun> {
-  const script = `"${process.execPath}" "${BIN}" "$@" | head -3; exit "\${PIPESTATUS[0]}"`;
+  return inShell(args, cwd, '| head -3');
+}
+
+/** `chain-etl <args> <redirect>` in bash (a pipe or a file); `status` is chain-etl's own, PIPESTATUS[0]. */
+function inShell(args: readonly string[], cwd: string, redirect: string): Promise<PipedRun> {
+  const script = `"${process.execPath}" "${BIN}" "$@" ${redirect}; exit "\${PIPESTATUS[0]}"`;
   const child = spawn('bash', ['-c', script, 'chain-etl', ...args], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -57,6 +62,11 @@ describe('a closed output pipe', () => {
   it('ends `datasets --json` quietly with status 0', async () => {
     const run = await pipedToHead(['datasets', '--json'], work.dir);
     expect(run).toEqual({ status: 0, stdout: '{\n  "streams": [\n    {\n', stderr: '' });
+  });
+
+  it('a stdout that cannot be written (a full disk: /dev/full) ends `datasets` with one line, exit 1', async () => {
+    const run = await inShell(['datasets', '--json'], work.dir, '>/dev/full');
+    expect(run).toEqual({ status: 1, stdout: '', stderr: 'chain-etl: cannot write to stdout: ENOSPC: no space left on device, write\n' });
   });
 
   it('ends `devnet truth` quietly with status 0', async () => {
