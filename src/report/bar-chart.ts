@@ -28,6 +28,8 @@ export interface BarChartSpec {
   /** The drawing's size in CSS pixels (it is shown at that size where the page is wide enough). */
   readonly width: number;
   readonly height: number;
+  /** The least width of the value axis: charts drawn one above the other over the same slots take the widest of theirs (`axisWidth`), so a slot is at one x in each. */
+  readonly axisWidth?: number;
   /** What the bar classes (and `no-value`) mean, shown under the chart where a bar has the class. */
   readonly legend?: readonly { readonly class: string; readonly text: string }[];
 }
@@ -45,12 +47,17 @@ function labelWidth(text: string): number {
   return text.length * CHAR_WIDTH;
 }
 
+/** The width the value axis's labels take, left of the bars. */
+export function axisWidth(axis: ValueAxis): number {
+  return Math.ceil(Math.max(...axis.ticks.map((tick) => labelWidth(axis.label(tick))))) + 10;
+}
+
 export function barChart(spec: BarChartSpec): string {
   const caption = `<figcaption>${escapeHtml(spec.caption)}</figcaption>`;
   if (spec.slots.length === 0) return `<figure class="chart empty">${caption}<p>nothing yet</p></figure>`;
   const { width, height, axis } = spec;
   const ticks = axis.ticks.map((value) => ({ value, text: axis.label(value) }));
-  const left = Math.ceil(Math.max(...ticks.map((tick) => labelWidth(tick.text)))) + 10;
+  const left = Math.max(axisWidth(axis), spec.axisWidth ?? 0);
   const bottom = height - BOTTOM;
   const top = axis.ticks.at(-1)!;
   const y = (value: number): number => bottom - (Math.max(0, value) / top) * (bottom - TOP);

@@ -4,7 +4,7 @@
  * out: one without a tip or an end is a grey stub saying why, and one that took under a second (runs
  * are timed to the second) has its rows per second taken over one second, marked as a lower bound.
  */
-import { barChart, type Bar } from './bar-chart.js';
+import { axisWidth, barChart, type Bar } from './bar-chart.js';
 import { escapeHtml } from './escape-html.js';
 import type { RunPoint } from './report-data.js';
 import { formatDuration, formatNumber } from './units.js';
@@ -48,26 +48,26 @@ export function runSections(runs: readonly RunPoint[]): string {
     return { slot, value: rate, text: rate === null ? `no end recorded (${run.status})` : `${rateText(run, rate, 'at least ')} rows/s (${run.status}${run.seconds === 0 ? ', took under 1 s' : ''})`, classes: classes(run) };
   });
   const max = (values: readonly (number | null)[]): number => Math.max(0, ...values.filter((value): value is number => value !== null));
+  const distanceAxis = durationAxis(max(distance.map((bar) => bar.value)));
+  const throughputAxis = rateAxis(max(rates.map((bar) => bar.value)));
+  // Both charts put each run at the same x.
+  const shared = { slots, legend: LEGEND, axisWidth: Math.max(axisWidth(distanceAxis), axisWidth(throughputAxis)), ...RUN_CHART };
   return [
     '<section id="runs"><h2>Runs</h2>',
-    `<p>${runs.length === 1 ? 'One run' : `${formatNumber(runs.length)} runs`}, the last (<code>--runs</code> sets how many, 50 by default), oldest on the left, by when each started (UTC).</p>`,
+    `<p>${runs.length === 1 ? '1 run' : `${formatNumber(runs.length)} runs`} shown, the most recent (--runs sets how many, 50 by default), oldest on the left, placed by start time (UTC).</p>`,
     '<div id="distance">',
     barChart({
       caption: 'Distance to the tip: how far behind the chain the warehouse was when each run ended (the age of the newest settled block it reached)',
-      slots,
       bars: distance,
-      axis: durationAxis(max(distance.map((bar) => bar.value))),
-      legend: LEGEND,
-      ...RUN_CHART,
+      axis: distanceAxis,
+      ...shared,
     }),
     '</div><div id="throughput">',
     barChart({
       caption: 'Throughput: rows written per second of each run, new and replaced',
-      slots,
       bars: rates,
-      axis: rateAxis(max(rates.map((bar) => bar.value))),
-      legend: LEGEND,
-      ...RUN_CHART,
+      axis: throughputAxis,
+      ...shared,
     }),
     '</div>',
     runsTable(runs),

@@ -239,6 +239,9 @@ describe.skipIf(browserMissing !== undefined).each<SinkKind>(['duckdb', 'parquet
       expect.soft(shownRuns[0]!.slice(5, 7)).toEqual(['under 1 s', '≥ 7']);
       expect.soft(await texts(page, '#throughput .legend')).toEqual([expect.stringContaining('took under 1 s')]);
 
+      // Both run charts put each run at the same x.
+      expect.soft((await boxes(page, '#throughput rect.bar')).map((box) => box.x)).toEqual((await boxes(page, '#distance rect.bar')).map((box) => box.x));
+
       const rejects = await cells(page, 'table.rejects tbody tr');
       expect(rejects.reduce((sum, row) => sum + Number(row[2]!.replace(/,/g, '')), 0)).toBe(snapshot.rejects);
       expect(snapshot.rejects).toBeGreaterThan(0);
