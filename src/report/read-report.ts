@@ -14,8 +14,10 @@ export type ReadQuery = (sql: string) => Promise<Record<string, unknown>[]>;
 const q = (name: string): string => `"${name}"`;
 
 export async function readReport(query: ReadQuery, tables: readonly AnyTable[], runs: number): Promise<Omit<ReportData, 'pipeline' | 'sink' | 'generatedAt'>> {
+  // A stream added to the pipeline has no table in a DuckDB file until its first sync: it holds no rows.
+  const present = new Set((await query('SELECT table_name FROM information_schema.tables')).map((row) => String(row.table_name)));
   const read: TableReport[] = [];
-  for (const table of tables) read.push(await readTable(query, table));
+  for (const table of tables) read.push(await readTable(present.has(table.name) ? query : async () => [], table));
   return { tables: read, runs: await readRuns(query, runs), rejects: await readRejects(query) };
 }
 

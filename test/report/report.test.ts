@@ -4,7 +4,8 @@
  * snapshot time, the addresses their rows), the runs with their new and replaced rows, how far behind
  * the chain each run ended (in s, min, h or d) and its throughput (a run that took under a second
  * included), and the rejects by reason. Both sinks. Every text of every chart lies inside its drawing,
- * for a real warehouse and for made-up magnitudes from 1 to 10^15.
+ * for a real warehouse and for made-up magnitudes from 1 to 10^15. A stream added to the pipeline and
+ * not yet synced shows its tables without rows.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -247,6 +248,29 @@ describe.skipIf(browserMissing !== undefined).each<SinkKind>(['duckdb', 'parquet
       expect(snapshot.rejects).toBeGreaterThan(0);
       expect(new Set(rejects.map((row) => row[0]))).toEqual(new Set(snapshot.rejectRows.map((row) => row.stream)));
       expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe.skipIf(browserMissing !== undefined)('report of a DuckDB warehouse before a stream of the pipeline was first synced', () => {
+  it('shows the stream\'s tables without rows instead of failing on the tables the file lacks', async () => {
+    const sinkPath = work.sinkPath('duckdb', 'grown');
+    const before = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, name: 'grown-before.yaml', streams: ['blocks'] });
+    const synced = await runCliInProcess(['sync', before]);
+    expect(synced.code, describeResult(synced)).toBe(0);
+    const grown = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, name: 'grown.yaml', streams: ['blocks', 'transactions', 'jetton_masters'] });
+    const out = join(work.dir, 'grown.html');
+    const result = await runCliInProcess(['report', grown, '--html', out]);
+    expect(result.code, describeResult(result)).toBe(0);
+    const page = await browser.newPage();
+    try {
+      await page.goto(pathToFileURL(out).href);
+      expect(await texts(page, 'section.table[data-table="transactions"] .about')).toEqual(['No rows yet.']);
+      expect(await texts(page, 'section.table[data-table="messages"] .about')).toEqual(['No rows yet.']);
+      expect(await texts(page, 'section.table[data-table="jetton_masters"] .about')).toEqual(['No rows: no snapshot yet, or the last one found none.']);
+      expect(await texts(page, 'section.table[data-table="blocks"] rect.bar')).toHaveLength(1);
     } finally {
       await page.close();
     }
