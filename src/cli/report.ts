@@ -1,7 +1,8 @@
 /**
  * `chain-etl report <pipeline> --html out.html`: one self-contained page of what the warehouse holds
- * and how its runs went (rows per day per table, distance to the tip and throughput over the recent
- * runs, rejects). Reads like `query`: read-only, no API key, no lock a sync waits for.
+ * and how its runs went (every table: rows per UTC day, per snapshot, or in all; distance to the tip
+ * and throughput over the recent runs; rejects). Reads like `query`: read-only, no API key, no lock a
+ * sync waits for.
  */
 import type { CommandModule } from 'yargs';
 import { writeFileDurably } from '../load/durable-fs.js';

@@ -3,43 +3,46 @@
  * opened from disk. Every figure is also written as numbers (a bar's title, a table), so what the
  * page shows can be checked.
  */
-import { barChart, escapeHtml, formatNumber } from './bar-chart.js';
-import type { ReportData, RunPoint } from './report-data.js';
+import { escapeHtml } from './escape-html.js';
+import type { ReportData } from './report-data.js';
+import { runSections } from './run-sections.js';
+import { tableRows, tableSections, tablesSummary } from './table-sections.js';
+import { formatDuration, formatMoment, formatNumber } from './units.js';
 
 const STYLE = `
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 760px; color: #1d2433; }
-h1 { font-size: 1.4rem; margin-bottom: 0.2rem; } h2 { font-size: 1.1rem; margin-top: 2rem; border-bottom: 1px solid #d8dde6; }
-.meta { color: #5b6578; margin-top: 0; }
+:root { --ok: #3b6fd8; --bad: #d8563b; --pause: #e0a030; --grey: #b8bfcc; --ink: #1d2433; --muted: #5b6578; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 780px; padding: 0 10px; color: var(--ink); }
+h1 { font-size: 1.4rem; margin-bottom: 0.2rem; } h2 { font-size: 1.15rem; margin-top: 2rem; border-bottom: 1px solid #d8dde6; }
+h3 { font-size: 1rem; margin: 0 0 0.2rem; }
+.meta { color: var(--muted); margin-top: 0; } .glance { font-size: 1.05rem; background: #f3f5f9; padding: 0.5rem 0.8rem; border-radius: 4px; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: 2px 8px; border-bottom: 1px solid #eef0f4; }
-td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
-figure.chart { margin: 1rem 0; } figcaption { font-weight: 600; }
-svg { width: 100%; height: auto; } .bar { fill: #3b6fd8; } .bar.failed, .bar.interrupted, .bar.abandoned { fill: #d8563b; }
-text.axis { font-size: 10px; fill: #5b6578; } line.axis { stroke: #9aa3b5; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; } td.n, td.when { white-space: nowrap; } table.runs { font-size: 13px; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(360px, 1fr)); gap: 1rem 20px; }
+section.table { min-width: 0; } .about { margin: 0 0 0.3rem; color: var(--muted); } .big { font-size: 1.2rem; font-weight: 600; color: var(--ink); }
+figure.chart { margin: 0.5rem 0 1rem; } figcaption { font-weight: 600; font-size: 0.95rem; }
+section.table figcaption { font-weight: normal; color: var(--muted); font-size: 0.85rem; }
+svg { display: block; max-width: 100%; height: auto; }
+.bar { fill: var(--ok); } .bar.failed, .bar.abandoned { fill: var(--bad); } .bar.interrupted { fill: var(--pause); } .bar.running { fill: var(--grey); }
+.bar.under-a-second { fill-opacity: 0.45; stroke: var(--ink); stroke-width: 1; stroke-dasharray: 2 2; } .no-value { fill: var(--grey); }
+text.tick { font-size: 11px; fill: var(--muted); } line.grid { stroke: #e6e9ef; } line.baseline { stroke: #9aa3b5; }
+.legend { margin: 0.2rem 0 0; color: var(--muted); font-size: 0.85rem; } .legend .item { margin-right: 1rem; white-space: nowrap; }
+.key { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; background: var(--ok); }
+.key.failed, .key.abandoned { background: var(--bad); } .key.interrupted { background: var(--pause); } .key.running { background: var(--grey); }
+.key.under-a-second { opacity: 0.6; outline: 1px dashed var(--ink); outline-offset: -1px; } .key.no-value { background: var(--grey); height: 3px; vertical-align: 2px; }
 `;
 
 export function reportHtml(data: ReportData): string {
-  const totals = data.tables.map(({ table, days }) => [table, days.reduce((sum, d) => sum + d.rows, 0), days.length] as const);
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
     `<title>chain-etl report: ${escapeHtml(data.pipeline)}</title><style>${STYLE}</style></head><body>`,
     `<h1>chain-etl report: ${escapeHtml(data.pipeline)}</h1>`,
-    `<p class="meta">${escapeHtml(data.sink.kind)} ${escapeHtml(data.sink.path)} · made ${escapeHtml(data.generatedAt.replace('T', ' ').slice(0, 19))} UTC</p>`,
-    '<section id="tables"><h2>Rows per day</h2>',
-    '<table class="totals"><thead><tr><th>table</th><th class="n">rows</th><th class="n">days</th></tr></thead><tbody>',
-    ...totals.map(([table, rows, days]) => `<tr data-table="${escapeHtml(table)}"><td>${escapeHtml(table)}</td><td class="n">${formatNumber(rows)}</td><td class="n">${days}</td></tr>`),
-    '</tbody></table>',
-    ...data.tables.map(({ table, days }) =>
-      `<div class="table-days" data-table="${escapeHtml(table)}">${barChart(`${table}: rows per UTC day`, days.map((d) => ({ label: d.day, value: d.rows })), 'rows')}</div>`,
-    ),
+    `<p class="meta">${escapeHtml(data.sink.kind)} ${escapeHtml(data.sink.path)} · made ${escapeHtml(formatMoment(data.generatedAt))}</p>`,
+    `<p class="glance">${escapeHtml(glance(data))}</p>`,
+    '<section id="tables"><h2>What the warehouse holds</h2>',
+    tablesSummary(data.tables),
     '</section>',
-    '<section id="distance"><h2>Distance to the tip</h2>',
-    '<p>How old the newest settled block a run reached was when the run ended.</p>',
-    barChart('seconds behind the chain at the end of each run', withValues(data.runs, (run) => run.behindSeconds), 'seconds'),
-    '</section>',
-    '<section id="throughput"><h2>Throughput per run</h2>',
-    barChart('rows committed per second of each run, new and replaced', withValues(data.runs, throughput), 'rows/s'),
-    runsTable(data.runs),
-    '</section>',
+    tableSections(data.tables, data.generatedAt),
+    runSections(data.runs),
     '<section id="rejects"><h2>Rejects</h2>',
     rejectsTable(data),
     '</section>',
@@ -48,30 +51,18 @@ export function reportHtml(data: ReportData): string {
   ].join('\n');
 }
 
-function withValues(runs: readonly RunPoint[], value: (run: RunPoint) => number | null) {
-  return runs.flatMap((run) => {
-    const v = value(run);
-    return v === null ? [] : [{ label: run.startedAt.replace('T', ' ').slice(0, 19), value: v, kind: run.status === 'ok' ? undefined : run.status }];
-  });
-}
-
-function throughput(run: RunPoint): number | null {
-  if (run.seconds === null || run.seconds <= 0) return null;
-  return Math.round(((run.rows + (run.replaced ?? 0)) / run.seconds) * 10) / 10;
-}
-
-function runsTable(runs: readonly RunPoint[]): string {
-  const rows = [...runs].reverse().map(
-    (run) =>
-      `<tr class="run"><td>${escapeHtml(run.startedAt.replace('T', ' ').slice(0, 19))}</td><td>${escapeHtml(run.command)}</td><td>${escapeHtml(run.status)}</td>` +
-      `<td class="n">${formatNumber(run.rows)}</td><td class="n">${run.replaced === null ? 'unknown' : formatNumber(run.replaced)}</td><td class="n">${run.seconds === null ? '' : formatNumber(Math.round(run.seconds * 10) / 10)}</td>` +
-      `<td class="n">${run.behindSeconds === null ? '' : formatNumber(run.behindSeconds)}</td></tr>`,
-  );
-  return [
-    '<table class="runs"><thead><tr><th>started (UTC)</th><th>command</th><th>status</th><th class="n">new rows</th><th class="n">replaced</th><th class="n">seconds</th><th class="n">behind (s)</th></tr></thead><tbody>',
-    ...rows,
-    '</tbody></table>',
-  ].join('');
+/** The page in three sentences: the last run, what the warehouse holds, the rejects. */
+function glance(data: ReportData): string {
+  const last = data.runs.at(-1);
+  const run =
+    last === undefined
+      ? 'No run yet.'
+      : `The last run (${last.command}, started ${formatMoment(last.startedAt)}) ${last.status === 'running' ? 'is running' : `ended ${last.status}`}` +
+        `${last.behindSeconds === null ? '' : `, ${formatDuration(last.behindSeconds)} behind the chain`}.`;
+  const rows = data.tables.reduce((sum, table) => sum + tableRows(table), 0);
+  const rejected = data.rejects.reduce((sum, group) => sum + group.count, 0);
+  const tables = `${formatNumber(rows)} rows in ${data.tables.length} ${data.tables.length === 1 ? 'table' : 'tables'}`;
+  return `${run} The warehouse holds ${tables}. ${rejected === 0 ? 'No item was rejected.' : `${formatNumber(rejected)} ${rejected === 1 ? 'item was' : 'items were'} rejected (below).`}`;
 }
 
 function rejectsTable(data: ReportData): string {

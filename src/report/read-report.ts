@@ -1,11 +1,12 @@
 /**
  * The report's numbers, asked of a read-only SQL connection onto the warehouse (the DuckDB file, or
- * views over the Parquet manifest's files): rows per `block_date` of every fact table, the last runs
+ * views over the Parquet manifest's files): rows per `block_date` of every fact table, rows per
+ * `snapshot_time` of every snapshot table, the rows of every other table (addresses), the last runs
  * and the rejects by reason.
  */
 import { etlRejects, etlRuns } from '../core/bookkeeping.js';
 import type { AnyTable } from '../core/table.js';
-import type { ReportData, RejectGroup, RunPoint, TableDays } from './report-data.js';
+import type { ReportData, RejectGroup, RunPoint, TableReport } from './report-data.js';
 
 /** Runs a query and returns its rows as JSON-ready objects. */
 export type ReadQuery = (sql: string) => Promise<Record<string, unknown>[]>;
@@ -13,13 +14,26 @@ export type ReadQuery = (sql: string) => Promise<Record<string, unknown>[]>;
 const q = (name: string): string => `"${name}"`;
 
 export async function readReport(query: ReadQuery, tables: readonly AnyTable[], runs: number): Promise<Omit<ReportData, 'pipeline' | 'sink' | 'generatedAt'>> {
-  const facts = tables.filter((table) => 'block_date' in table.columns);
-  const days: TableDays[] = [];
-  for (const table of facts) {
+  // A stream added to the pipeline has no table in a DuckDB file until its first sync: it holds no rows.
+  const present = new Set((await query('SELECT table_name FROM information_schema.tables')).map((row) => String(row.table_name)));
+  const read: TableReport[] = [];
+  for (const table of tables) read.push(await readTable(present.has(table.name) ? query : async () => [], table));
+  return { tables: read, runs: await readRuns(query, runs), rejects: await readRejects(query) };
+}
+
+async function readTable(query: ReadQuery, table: AnyTable): Promise<TableReport> {
+  if ('block_date' in table.columns) {
     const rows = await query(`SELECT block_date::VARCHAR AS day, count(*) AS rows FROM ${q(table.name)} GROUP BY block_date ORDER BY block_date`);
-    days.push({ table: table.name, days: rows.map((row) => ({ day: String(row.day), rows: Number(row.rows) })) });
+    return { kind: 'daily', table: table.name, days: rows.map((row) => ({ day: String(row.day), rows: Number(row.rows) })) };
   }
-  return { tables: days, runs: await readRuns(query, runs), rejects: await readRejects(query) };
+  if ('snapshot_time' in table.columns) {
+    const rows = await query(
+      `SELECT strftime(snapshot_time AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS taken, count(*) AS rows FROM ${q(table.name)} GROUP BY snapshot_time ORDER BY snapshot_time`,
+    );
+    return { kind: 'snapshot', table: table.name, snapshots: rows.map((row) => ({ taken: String(row.taken), rows: Number(row.rows) })) };
+  }
+  const [row] = await query(`SELECT count(*) AS rows FROM ${q(table.name)}`);
+  return { kind: 'undated', table: table.name, doc: table.doc, rows: Number(row?.rows ?? 0) };
 }
 
 async function readRuns(query: ReadQuery, limit: number): Promise<RunPoint[]> {

@@ -4,24 +4,43 @@ export interface ReportData {
   readonly sink: { readonly kind: string; readonly path: string };
   /** When the report was made (ISO, UTC). */
   readonly generatedAt: string;
-  /** Rows per UTC day of every fact table (those with a `block_date`), oldest day first. */
-  readonly tables: readonly TableDays[];
+  /** Every data table of the warehouse, each as its kind allows it to be counted. */
+  readonly tables: readonly TableReport[];
   /** The last runs, oldest first. */
   readonly runs: readonly RunPoint[];
   /** Rejected items by stream and reason, most first. */
   readonly rejects: readonly RejectGroup[];
 }
 
-export interface TableDays {
+export type TableReport = DailyTable | SnapshotTable | UndatedTable;
+
+/** A fact table (it has a `block_date`): rows per UTC day, oldest day first. */
+export interface DailyTable {
+  readonly kind: 'daily';
   readonly table: string;
   readonly days: readonly { readonly day: string; readonly rows: number }[];
+}
+
+/** A snapshot table (it has a `snapshot_time`): rows per snapshot, oldest first; more than one while a snapshot begun later is not complete. */
+export interface SnapshotTable {
+  readonly kind: 'snapshot';
+  readonly table: string;
+  readonly snapshots: readonly { readonly taken: string; readonly rows: number }[];
+}
+
+/** A table with neither (the `addresses` dimension): its rows, and what one row is. */
+export interface UndatedTable {
+  readonly kind: 'undated';
+  readonly table: string;
+  readonly doc: string;
+  readonly rows: number;
 }
 
 export interface RunPoint {
   readonly command: string;
   readonly status: string;
   readonly startedAt: string;
-  /** Seconds the run took; null while it runs or when it was abandoned. */
+  /** Seconds the run took, whole (runs are timed to the second: 0 is under one); null while it runs or when it was abandoned. */
   readonly seconds: number | null;
   /** New rows the run committed (of a key the warehouse did not hold), all streams together. */
   readonly rows: number;
