@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino, type Logger } from 'pino';
-import { RetryableError } from '../core/errors.js';
+import { ConfigError, RetryableError } from '../core/errors.js';
 import { publishAccepted } from './answers.js';
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, type BackoffOptions } from './backoff.js';
 import { DEFAULT_MAX_RESPONSE_MB, jsonBody, NotJsonError, readCappedBody, type BodyReader } from './body.js';
@@ -240,6 +240,11 @@ export class ApiClient {
         cause,
       });
     }
+    if (refusedPort(err)) {
+      return new ConfigError(
+        `${this.baseUrl} is on port ${new URL(this.baseUrl).port}, which Node's fetch never connects to (a port the Fetch standard blocks): serve the API on another port`,
+      );
+    }
     return new ApiNetworkError(`${what}: ${this.#redactor.redact(describe(err))}`, { endpoint, cause });
   }
 
@@ -341,6 +346,11 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Node's fetch refuses the Fetch standard's blocked ports (6000, 6665–6669, …) with `bad port`: no retry can pass. */
+function refusedPort(err: unknown): boolean {
+  return err instanceof TypeError && err.cause instanceof Error && err.cause.message === 'bad port';
 }
 
 function describe(err: unknown): string {

@@ -362,6 +362,14 @@ const cases: readonly Case[] = [
     mustNotShow: 'hunter2secret',
   },
   {
+    name: '--base-url on a port the Fetch standard blocks (no retry can pass)',
+    args: () => ['sync', 'p.yaml', '--base-url', 'http://127.0.0.1:6000'],
+    warehouse: 'duckdb',
+    exit: 2,
+    recordsFailedRun: true,
+    message: () => "http://127.0.0.1:6000 is on port 6000, which Node's fetch never connects to (a port the Fetch standard blocks): serve the API on another port",
+  },
+  {
     name: 'backfill without --from',
     args: () => ['backfill', 'p.yaml'],
     warehouse: 'duckdb',
