@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { FatalError, RetryableError } from '../../src/core/errors.js';
+import type { ApiClient } from '../../src/api/http-client.js';
 import {
   ApiNetworkError,
   ApiRequestError,
@@ -99,15 +100,16 @@ describe('retries', () => {
   });
 
   test('a response slower than the timeout is retried', async () => {
-    nock(BASE).get('/x').delay(300).reply(200, { late: true }).get('/x').reply(200, { ok: 1 });
-    const client = testClient({ timeoutMs: 50 });
+    nock(BASE).get('/x').delay(10_000).reply(200, { late: true }).get('/x').reply(200, { ok: 1 });
+    // Room for the second answer on a loaded machine: 50 ms timed it out too.
+    const client = testClient({ timeoutMs: 1_000 });
     await expect(client.get('/x', {})).resolves.toEqual({ ok: 1 });
     expect(client.stats).toMatchObject({ requests: 2, retries: 1 });
   });
 
   test('a body that stalls past the timeout is retried', async () => {
-    nock(BASE).get('/x').delayBody(300).reply(200, { late: true }).get('/x').reply(200, { ok: 1 });
-    const client = testClient({ timeoutMs: 50 });
+    nock(BASE).get('/x').delayBody(10_000).reply(200, { late: true }).get('/x').reply(200, { ok: 1 });
+    const client = testClient({ timeoutMs: 1_000 });
     await expect(client.get('/x', {})).resolves.toEqual({ ok: 1 });
     expect(client.stats.retries).toBe(1);
   });
@@ -167,11 +169,12 @@ describe('retries', () => {
   });
 
   test('each retry class is a RetryableError subclass', async () => {
-    nock(BASE).get('/t').delay(200).reply(200, {});
+    nock(BASE).get('/t').delay(5_000).reply(200, {});
     nock(BASE).get('/n').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     nock(BASE).get('/j').reply(200, 'nope');
-    const client = testClient({ maxRetries: 0, timeoutMs: 30 });
-    const causes = await Promise.all(['/t', '/n', '/j'].map(async (p) => (await rejectionOf(client.get(p, {}))).cause));
+    // Only /t may time out: a 30 ms bound on all three timed out loaded runs of the others.
+    const client = (path: string): ApiClient => testClient({ maxRetries: 0, timeoutMs: path === '/t' ? 30 : 10_000 });
+    const causes = await Promise.all(['/t', '/n', '/j'].map(async (p) => (await rejectionOf(client(p).get(p, {}))).cause));
     expect(causes[0]).toBeInstanceOf(ApiTimeoutError);
     expect(causes[1]).toBeInstanceOf(ApiNetworkError);
     expect((causes[1] as Error).message).toBe('request failed: ECONNRESET socket hang up');
