@@ -4,6 +4,7 @@ import { ConfigError, EtlError } from '../core/errors.js';
 import { withSecretScope } from '../core/secret-scope.js';
 import { unknownName } from '../options/suggest.js';
 import { unknownArgumentsMessage } from './unknown-flags.js';
+import { packageVersion } from './version.js';
 import { mark } from '../core/timeline.js';
 
 export { endQuietlyWhenOutputCloses } from './closed-pipe.js';
@@ -57,6 +58,7 @@ async function parseAndRun(args: readonly string[]): Promise<void> {
       // yargs words some failures over several lines ("Invalid values:\n  Argument: …"): one line each.
       throw new ConfigError(unknown ?? message.replace(/\s*\n\s*/g, ' '));
     })
+    .version(packageVersion())
     .help()
     .parseAsync();
 }

@@ -71,8 +71,8 @@ const BUNDLE_META = JSON.parse(readFileSync(join(PROJECT_ROOT, 'dist', 'bundle',
   outputs: Record<string, { inputs: Record<string, unknown> }>;
 };
 
-/** What every command line loads before a command is chosen: the parser, the command list, closed-pipe and unknown-flag handling. */
-const CLI_FRAME = ['cli/main.js', 'cli/commands.js', 'cli/closed-pipe.js', 'cli/unknown-flags.js'];
+/** What every command line loads before a command is chosen: the parser, the command list, closed-pipe and unknown-flag handling, the version. */
+const CLI_FRAME = ['cli/main.js', 'cli/commands.js', 'cli/closed-pipe.js', 'cli/unknown-flags.js', 'cli/version.js'];
 
 describe('modules a command loads', () => {
   it('--help lists every command without importing one, nor zod or DuckDB', async () => {
