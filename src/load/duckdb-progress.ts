@@ -9,38 +9,30 @@
  * file, which is then readable itself; one a killed run left names a pid that holds no lock, and
  * the next run replaces it.
  */
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { etlCheckpoints } from '../core/bookkeeping.js';
 import type { TableChange } from './commit-plan.js';
 import type { ReplacedRows, RunRecord } from './sink.js';
 
 /** What the progress file holds (times in unix seconds). */
-export interface DuckDBProgress {
-  readonly run_id: string;
-  /** The process that runs it, which holds the file's lock. */
-  readonly pid: number;
-  readonly command: string;
-  readonly started_at: number;
-  /** When the commit it describes returned. */
-  readonly committed_at: number;
-  /** Every stream's checkpoint row (`_etl_checkpoints.position`) as of that commit. */
-  readonly checkpoints: Readonly<Record<string, string>>;
-  /** Rows the run has committed per table so far, of keys the warehouse did not hold (new), and that took the place of a row of the same key. */
-  readonly rows: Readonly<Record<string, number>>;
-  readonly rows_replaced: Readonly<Record<string, number>>;
-}
-
 const progressSchema = z.object({
   run_id: z.string(),
+  /** The process that runs it, which holds the file's lock. */
   pid: z.number().int(),
   command: z.string(),
   started_at: z.number(),
+  /** When the commit it describes returned. */
   committed_at: z.number(),
+  /** Every stream's checkpoint row (`_etl_checkpoints.position`) as of that commit. */
   checkpoints: z.record(z.string(), z.string()),
+  /** Rows the run has committed per table so far, of keys the warehouse did not hold (new), and that took the place of a row of the same key. */
   rows: z.record(z.string(), z.number()),
   rows_replaced: z.record(z.string(), z.number()),
 });
+
+export type DuckDBProgress = Readonly<z.infer<typeof progressSchema>>;
 
 export function progressPath(warehouse: string): string {
   return `${warehouse}.progress.json`;
@@ -58,14 +50,14 @@ export class ProgressFile {
   }
 
   /** After the run's `running` record was committed: the checkpoints as the file holds them. */
-  async begin(run: RunRecord, checkpoints: ReadonlyMap<string, string>): Promise<void> {
+  begin(run: RunRecord, checkpoints: ReadonlyMap<string, string>): void {
     const base = { run_id: run.run_id, pid: process.pid, command: run.command, started_at: run.started_at, rows: {}, rows_replaced: {} };
     this.#progress = { ...base, committed_at: this.#now(), checkpoints: Object.fromEntries(checkpoints) };
-    await this.#write();
+    this.#write();
   }
 
   /** After a group of commits returned: `changes` as the sink applied them, `replaced` as it counted them. */
-  async committed(changes: readonly TableChange[], replaced: ReplacedRows): Promise<void> {
+  committed(changes: readonly TableChange[], replaced: ReplacedRows): void {
     const progress = this.#progress;
     if (progress === undefined) return;
     const checkpoints = { ...progress.checkpoints };
@@ -80,25 +72,39 @@ export class ProgressFile {
       rowsReplaced[name] = (rowsReplaced[name] ?? 0) + taken;
     }
     this.#progress = { ...progress, committed_at: this.#now(), checkpoints, rows, rows_replaced: rowsReplaced };
-    await this.#write();
+    this.#write();
   }
 
   /** Once the sink has closed the file; nothing when no run published. */
-  async remove(): Promise<void> {
+  remove(): void {
     if (this.#progress === undefined) return;
     this.#progress = undefined;
-    await rm(this.#path, { force: true }).catch(() => undefined);
+    // Left behind, it names a pid that holds no lock: status ignores it and the next run replaces it.
+    removeQuietly(this.#path);
   }
 
-  async #write(): Promise<void> {
-    const temp = `${this.#path}.${process.pid}.tmp`;
+  /**
+   * Synchronous: half the CPU of fs/promises, which hops to the thread pool twice (docs/design.md
+   * §5), and nothing runs between the commit's return and the file naming it.
+   */
+  #write(): void {
+    // One name: only the lock holder writes it, and a temp file a killed run left is taken over.
+    const temp = `${this.#path}.tmp`;
     try {
-      await writeFile(temp, `${JSON.stringify(this.#progress)}\n`);
-      await rename(temp, this.#path);
+      writeFileSync(temp, `${JSON.stringify(this.#progress)}\n`);
+      renameSync(temp, this.#path);
     } catch {
-      // The commit stands; status shows the file as of an earlier commit, or none. A failed write must not fail the run.
-      await rm(temp, { force: true }).catch(() => undefined);
+      // The commit stands; status shows the file as of an earlier commit, or none: a failed write must not fail the run.
+      removeQuietly(temp);
     }
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Nothing depends on it being gone.
   }
 }
 

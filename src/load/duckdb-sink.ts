@@ -134,13 +134,13 @@ export class DuckDBSink implements Sink {
   async commitAll(commits: readonly StreamCommit[]): Promise<ReplacedRows> {
     const changes = planCommit(this.#tables, commits, this.#now());
     const replaced = replacedRows(changes, await this.#transaction(changes));
-    await this.#progress?.committed(changes, replaced);
+    this.#progress?.committed(changes, replaced);
     return replaced;
   }
 
   async recordRun(run: RunRecord): Promise<void> {
     await this.#transaction([tableChange(etlRuns, [run])]);
-    if (run.status === 'running') await this.#progress?.begin(run, await this.readCheckpoints());
+    if (run.status === 'running') this.#progress?.begin(run, await this.readCheckpoints());
   }
 
   async close(): Promise<void> {
@@ -150,7 +150,7 @@ export class DuckDBSink implements Sink {
     } finally {
       this.#release();
       // Once the lock is gone: a reader in between opens the file itself.
-      await this.#progress?.remove();
+      this.#progress?.remove();
       mark('warehouse closed');
     }
   }
