@@ -29,7 +29,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     usage: 'status <pipeline>',
-    describe: 'checkpoints, covered ranges and holes, distance to the tip, rows per table, rejects and the last runs; reads only, needs no API key',
+    describe: 'checkpoints, covered ranges and holes with their dates, distance to the tip, rows per table, rejects and the last runs (while a run writes a DuckDB file: its progress); reads only, needs no API key',
     load: async () => (await import('./status.js')).statusCommand as CommandBody,
   },
   {

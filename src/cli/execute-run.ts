@@ -15,6 +15,7 @@ import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './war
 import { wellFormedText } from '../core/storable.js';
 import type { SkippedSnapshot } from '../run/snapshot-plan.js';
 import { mark } from '../core/timeline.js';
+import { isoSeconds } from './utc-time.js';
 
 export interface RunSummary {
   /** New rows committed (of a key the warehouse did not hold), by stream. */
@@ -115,8 +116,4 @@ export async function executeRun(
 /** The run's frozen upper bound: the one the session asked for as it opened, or asked for now. */
 export function runTip(session: Session, signal: AbortSignal): Promise<Landmark> {
   return session.takeEarlyTip() ?? settledTip(session, signal);
-}
-
-export function isoSeconds(unix: number): string {
-  return new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
 }

@@ -4,6 +4,7 @@
  */
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import { NAME_WIDTH } from './stream-status.js';
+import { isoSeconds, utcTimeOfIso } from './utc-time.js';
 
 export interface SnapshotStatus {
   readonly stream: string;
@@ -26,21 +27,17 @@ export function snapshotStatus(stream: string, stored: string | undefined, refre
   return {
     stream,
     axis: 'snapshot',
-    last_snapshot: last === undefined ? null : iso(last),
+    last_snapshot: last === undefined ? null : isoSeconds(last),
     incomplete,
     refresh_seconds: refresh ?? null,
-    next_due: due === undefined || due * 1000 <= Date.now() ? null : iso(due),
+    next_due: due === undefined || due * 1000 <= Date.now() ? null : isoSeconds(due),
   };
 }
 
 export function snapshotStatusLines(status: SnapshotStatus, nameWidth = NAME_WIDTH): string[] {
-  const taken = status.last_snapshot === null ? 'no snapshot yet' : `snapshot ${status.last_snapshot}`;
-  const next = status.next_due === null ? 'the next sync takes one' : `next due ${status.next_due}`;
+  const taken = status.last_snapshot === null ? 'no snapshot yet' : `snapshot ${utcTimeOfIso(status.last_snapshot)}`;
+  const next = status.next_due === null ? 'the next sync takes one' : `next due ${utcTimeOfIso(status.next_due)}`;
   const lines = [`${status.stream.padEnd(nameWidth)} ${taken}; ${next}`];
   if (status.incomplete) lines.push('  a later snapshot was begun and not completed: the next sync completes one and removes what it did not see');
   return lines;
-}
-
-function iso(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 }

@@ -1,8 +1,10 @@
 /**
  * `status`: what the warehouse holds, read without writing or locking anything (a sync may run, a
- * notebook may read), and how far it is from the settled tip. It needs no API key: the tip is asked
- * once, with a short timeout and no retries (`--offline`: not at all), and when it cannot be had the
- * report says "tip unknown" and shows the rest.
+ * notebook may read; while a run writes a DuckDB file, the progress it publishes), and how far it is
+ * from the settled tip. It needs no API key: the tip and what places the checkpoints are asked at
+ * the pipeline's rate within CHAIN_BUDGET_MS, each request retried as a sync retries it
+ * (`--offline`: nothing is asked), and when the tip cannot be had the report says "tip unknown" and
+ * shows the rest.
  */
 import type { CommandModule } from 'yargs';
 import type { Logger } from 'pino';
@@ -12,16 +14,24 @@ import { positionOf, tipPosition, type PlannedStream } from '../run/plan.js';
 import { isSnapshot, type PositionAxis } from '../core/stream.js';
 import { V3Api } from '../api/v3.js';
 import { Landmarks, type Landmark } from '../extract/landmarks.js';
-import { readWarehouseFacts } from '../load/read-only-warehouse.js';
-import { apiClient, plannedStreams, warehouseTables } from './session.js';
-import { NAME_WIDTH, streamStatus, streamStatusLines, type Distance, type StreamStatus } from './stream-status.js';
+import { apiClient, plannedStreams } from './session.js';
+import { streamStatus, type Distance } from './stream-status.js';
 import { decodeCheckpoint } from '../core/checkpoint.js';
-import { snapshotStatus, snapshotStatusLines, type SnapshotStatus } from './snapshot-status.js';
+import { snapshotStatus } from './snapshot-status.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { activeRedactor } from '../core/secret-scope.js';
+import { readStatusWarehouse } from './status-warehouse.js';
+import { formatStatus, reportedRun, reportedTip, reportedWriter, type StatusReport } from './status-report.js';
 
-/** How long status waits for the tip (and the start's position), all requests together. */
-const TIP_TIMEOUT_MS = 3000;
+/**
+ * How long status waits for the chain, every request and retry together. Without a key the service
+ * allows 1 request/s: the tip and its blocks take 1 s, and a 429 (another client on the address used
+ * the allowance) costs one more before the retry, so the tip comes within about 2 s and the rest of
+ * the budget places the checkpoints and the start.
+ */
+const CHAIN_BUDGET_MS = 5000;
+/** Retries of each request within the budget: a 429's retry waits one request spacing, another failure the backoff. */
+const CHAIN_RETRIES = 3;
 /** Masterchain blocks below the tip read with it (a cron warehouse is rarely further behind). */
 const RECENT_BLOCKS = 100;
 
@@ -49,35 +59,31 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     const pipeline = loadPipeline(args.pipeline, overridesOf(args), process.env, { requireApiKey: false });
     const streams = plannedStreams(pipeline);
     // The warehouse is read and closed before the API is asked: a sync starting meanwhile waits for readers.
-    const stored = await readWarehouseFacts(pipeline.sink.kind, pipeline.sink.path, warehouseTables(streams));
+    const stored = await readStatusWarehouse(pipeline, streams);
     const chain = args.offline ? offlineFacts(pipeline) : await askChain(pipeline, streams, stored.checkpoints, logger);
     const report: StatusReport = {
       pipeline: pipeline.file,
       sink: pipeline.sink,
-      tip: chain.tip === undefined ? { error: chain.unknownBecause ?? 'unknown' } : { seqno: chain.tip.seqno, end_lt: chain.tip.endLt.toString(), utime: chain.tip.utime },
+      tip: reportedTip(chain.tip, chain.unknownBecause),
+      writing: stored.writing === undefined ? null : reportedWriter(stored.writing),
       streams: streams.map(({ stream, refresh }) =>
         isSnapshot(stream)
           ? snapshotStatus(stream.name, stored.checkpoints.get(stream.name), refresh)
-          : streamStatus(stream, stored.checkpoints.get(stream.name), chain.tip, chain.starts.get(stream.axis), chain.distances.get(stream.name)),
+          : streamStatus(stream, stored.checkpoints.get(stream.name), {
+              tip: chain.tip,
+              start: chain.starts.get(stream.axis),
+              distance: chain.distances.get(stream.name),
+              rowTimes: stored.rowTimes.get(stream.name),
+            }),
       ),
-      tables: stored.rows,
+      tables: stored.tables,
       rejects: stored.rejects,
-      runs: stored.runs,
+      runs: stored.runs === null ? null : stored.runs.map(reportedRun),
     };
     // Also redacts run errors that an earlier release stored unredacted.
     process.stdout.write(activeRedactor().redact(args.json ? `${JSON.stringify(report)}\n` : formatStatus(report)));
   },
 };
-
-interface StatusReport {
-  pipeline: string;
-  sink: Pipeline['sink'];
-  tip: { seqno: number; end_lt: string; utime: number } | { error: string };
-  streams: (StreamStatus | SnapshotStatus)[];
-  tables: Readonly<Record<string, number>>;
-  rejects: number;
-  runs: readonly Record<string, unknown>[];
-}
 
 /** The start positions that need no request: a start on the stream's own axis. */
 function offlineFacts(pipeline: Pipeline): ChainFacts {
@@ -87,18 +93,19 @@ function offlineFacts(pipeline: Pipeline): ChainFacts {
   return { tip: undefined, unknownBecause: 'offline', starts, distances: new Map() };
 }
 
-/** The settled tip, the start's positions and the checkpoints' blocks, asked once each within TIP_TIMEOUT_MS, without retries. */
+/** The settled tip, the start's positions and the checkpoints' blocks, asked at the pipeline's rate within CHAIN_BUDGET_MS. */
 async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], checkpoints: ReadonlyMap<string, string>, logger: Logger): Promise<ChainFacts> {
   const offline = offlineFacts(pipeline);
-  const http = apiClient(pipeline, logger, { timeoutMs: TIP_TIMEOUT_MS, maxRetries: 0 });
+  // The pipeline's client: its limiter spaces the requests at the pipeline's rate (1/s without a key).
+  const http = apiClient(pipeline, logger, { timeoutMs: CHAIN_BUDGET_MS, maxRetries: CHAIN_RETRIES });
   const landmarks = new Landmarks(new V3Api(http));
-  const signal = AbortSignal.timeout(TIP_TIMEOUT_MS);
+  const signal = AbortSignal.timeout(CHAIN_BUDGET_MS);
   let tip: Landmark;
   try {
     // The blocks below the tip come with it: a checkpoint among them costs no request to place.
     tip = await landmarks.settledTip(pipeline.lag.mcBlocks, { signal, reach: RECENT_BLOCKS });
   } catch (error) {
-    return { ...offline, unknownBecause: signal.aborted ? `no answer within ${TIP_TIMEOUT_MS / 1000} s` : error instanceof Error ? error.message : String(error) };
+    return { ...offline, unknownBecause: signal.aborted ? `no answer within ${CHAIN_BUDGET_MS / 1000} s` : error instanceof Error ? error.message : String(error) };
   }
   const starts = new Map(offline.starts);
   if (pipeline.start.kind !== 'tip') {
@@ -136,21 +143,3 @@ async function distanceToTip(landmarks: Landmarks, axis: PositionAxis, position:
   return block === undefined ? undefined : { blocks: tip.seqno - block.seqno, seconds: tip.utime - block.utime };
 }
 
-function formatStatus(report: StatusReport): string {
-  const lines = [`pipeline ${report.pipeline} → ${report.sink.kind} ${report.sink.path}`];
-  lines.push('error' in report.tip ? `settled tip: unknown (${report.tip.error}); distances to it are not shown` : `settled tip: masterchain ${report.tip.seqno}, lt ${report.tip.end_lt}`);
-  // Names narrower than the column keep its width; longer ones widen it for every line.
-  const streamWidth = Math.max(NAME_WIDTH, ...report.streams.map((status) => status.stream.length));
-  lines.push('', `${'stream'.padEnd(streamWidth)} checkpoint            behind the tip`);
-  for (const status of report.streams) lines.push(...(status.axis === 'snapshot' ? snapshotStatusLines(status, streamWidth) : streamStatusLines(status, report.pipeline, streamWidth)));
-  const tableWidth = Math.max(NAME_WIDTH, ...Object.keys(report.tables).map((name) => name.length));
-  lines.push('', `${'table'.padEnd(tableWidth)} rows`);
-  for (const [name, rows] of Object.entries(report.tables)) lines.push(`${name.padEnd(tableWidth)} ${rows}`);
-  lines.push(`${'_etl_rejects'.padEnd(tableWidth)} ${report.rejects}`, '', 'last runs');
-  for (const run of report.runs) {
-    // Runs of schema version 2 and earlier counted replaced rows among the others.
-    const replaced = run.rows_replaced === null ? 'unknown' : String(run.rows_replaced);
-    lines.push(`  ${String(run.started_at)}  ${String(run.command).padEnd(8)} ${String(run.status).padEnd(11)} new rows ${String(run.rows)} replaced ${replaced}${run.error ? `  error: ${String(run.error)}` : ''}`);
-  }
-  return lines.join('\n') + '\n';
-}

@@ -1,7 +1,8 @@
 /**
  * One stream as `status` reports it, from its checkpoint row alone: where a sync continues, what the
  * warehouse covers, every hole (between covered ranges, and between the pipeline's start and the
- * first covered range) and the distance to the settled tip, when the tip is known.
+ * first covered range) and the distance to the settled tip, when the tip is known; each range with
+ * its times where they are known (see `ReportedRange`).
  */
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import type { Range } from '../core/coverage.js';
@@ -9,11 +10,21 @@ import { tipPosition } from '../run/plan.js';
 import type { PositionAxis, StreamDefinition } from '../core/stream.js';
 import type { Landmark } from '../extract/landmarks.js';
 import { formatSeconds } from './duration.js';
+import type { RowTimes } from './range-times.js';
+import { isoSeconds, utcTimeOfIso } from './utc-time.js';
 
 /** A range as status prints it (decimal strings: lts exceed JSON's safe integers). */
 export interface ReportedRange {
   readonly from: string;
   readonly to: string;
+  /**
+   * The times at `from` and `to` (ISO, UTC). On the utime axis, the positions themselves. On the lt
+   * axis, of a covered range, the earliest and latest time of the rows the warehouse holds in it
+   * (the stream's own table); null for a hole (it holds none: the ranges beside it bound it), for a
+   * range that holds no row, and where the rows cannot be read.
+   */
+  readonly from_time: string | null;
+  readonly to_time: string | null;
 }
 
 export interface ReportedHole extends ReportedRange {
@@ -42,12 +53,19 @@ export interface Distance {
   readonly seconds: number;
 }
 
-/**
- * `start` is the pipeline's start on the stream's axis, when known: a hole below the first covered
- * range begins there, and holes after it are the next sync's to fill. `distance`: the checkpoint's
- * distance to the tip, when it could be asked.
- */
-export function streamStatus(stream: StreamDefinition, stored: string | undefined, tip: Landmark | undefined, start?: bigint, distance?: Distance): StreamStatus {
+/** What status knows beside the checkpoint row; each may be unknown. */
+export interface StreamFacts {
+  readonly tip?: Landmark;
+  /** The pipeline's start on the stream's axis: a hole below the first covered range begins there, and holes after it are the next sync's to fill. */
+  readonly start?: bigint;
+  /** The checkpoint's distance to the tip. */
+  readonly distance?: Distance;
+  /** The times of the rows of each covered range, in their order (lt streams: see `rowTimes`). */
+  readonly rowTimes?: readonly (RowTimes | undefined)[];
+}
+
+export function streamStatus(stream: StreamDefinition, stored: string | undefined, facts: StreamFacts = {}): StreamStatus {
+  const { tip, start, distance } = facts;
   const base = { stream: stream.name, axis: stream.axis };
   if (stored === undefined) return { ...base, checkpoint: null, behind: null, behind_blocks: null, behind_seconds: null, covered: [], holes: [] };
   const record = decodeCheckpoint(stored);
@@ -62,19 +80,23 @@ export function streamStatus(stream: StreamDefinition, stored: string | undefine
   const holes: Range[] = record.covered.holes();
   const first = ranges[0];
   if (start !== undefined && first !== undefined && start < first.from) holes.unshift({ from: start, to: first.from - 1n });
+  const timed = (range: Range, times: RowTimes | undefined): ReportedRange =>
+    stream.axis === 'utime'
+      ? { ...decimal(range), from_time: isoSeconds(Number(range.from)), to_time: isoSeconds(Number(range.to)) }
+      : { ...decimal(range), from_time: times === undefined ? null : isoSeconds(times.first), to_time: times === undefined ? null : isoSeconds(times.last) };
   return {
     ...base,
     checkpoint: record.position.toString(),
     ...behind,
-    covered: ranges.map(reported),
-    holes: holes.map((hole) => ({ ...reported(hole), next_sync_fills: start !== undefined && hole.from >= start })),
+    covered: ranges.map((range, index) => timed(range, facts.rowTimes?.[index])),
+    holes: holes.map((hole) => ({ ...timed(hole, undefined), next_sync_fills: start !== undefined && hole.from >= start })),
   };
 }
 
-/** The text lines of a stream: its checkpoint and distance, then what it covers and each hole with how to fill it. */
 /** The width of status's name columns, wider where a name is longer. */
 export const NAME_WIDTH = 18;
 
+/** The text lines of a stream: its checkpoint and distance, then what it covers and each hole with how to fill it. */
 export function streamStatusLines(status: StreamStatus, pipelineFile: string, nameWidth = NAME_WIDTH): string[] {
   const unit = status.axis === 'lt' ? 'lt' : 's';
   const holes = status.holes.length === 0 ? '' : `, ${status.holes.length} ${status.holes.length === 1 ? 'hole' : 'holes'} (below)`;
@@ -87,21 +109,38 @@ export function streamStatusLines(status: StreamStatus, pipelineFile: string, na
     const fill = hole.next_sync_fills
       ? 'the next sync fills it'
       : `fill it: chain-etl backfill ${pipelineFile} --from ${chainPoint(status.axis, BigInt(hole.from))} --to ${chainPoint(status.axis, BigInt(hole.to) + 1n)}`;
-    lines.push(`  hole ${hole.from}..${hole.to} not loaded; ${fill}`);
+    lines.push(`  hole ${hole.from}..${hole.to}${holeTimes(hole, status.covered ?? [])} not loaded; ${fill}`);
   }
   return lines;
 }
 
 function describeCovered(covered: StreamStatus['covered']): string {
   if (covered === null) return 'unknown: the checkpoint of an earlier release, which did not record it';
-  return covered.length === 0 ? 'nothing yet' : covered.map((r) => `${r.from}..${r.to}`).join(', ');
+  return covered.length === 0 ? 'nothing yet' : covered.map((range) => `${range.from}..${range.to}${rangeTimes(range)}`).join(', ');
+}
+
+/** ` (2026-01-01 00:00:00 UTC..2026-01-01 00:39:52 UTC)`; nothing where the times are unknown. */
+function rangeTimes(range: ReportedRange): string {
+  return range.from_time === null || range.to_time === null ? '' : ` (${utcTimeOfIso(range.from_time)}..${utcTimeOfIso(range.to_time)})`;
+}
+
+/**
+ * A hole's times: its own on the utime axis; on the lt axis, where it lies among the rows the warehouse
+ * holds: after the last row of the covered range before it, before the first row of the one after.
+ */
+function holeTimes(hole: ReportedHole, covered: readonly ReportedRange[]): string {
+  if (hole.from_time !== null) return rangeTimes(hole);
+  const after = covered.find((range) => BigInt(range.to) + 1n === BigInt(hole.from))?.to_time ?? null;
+  const before = covered.find((range) => BigInt(range.from) === BigInt(hole.to) + 1n)?.from_time ?? null;
+  const bounds = [...(after === null ? [] : [`after ${utcTimeOfIso(after)}`]), ...(before === null ? [] : [`before ${utcTimeOfIso(before)}`])];
+  return bounds.length === 0 ? '' : ` (${bounds.join(', ')})`;
 }
 
 /** A position as `--from`/`--to` take it: `lt:N`, or an ISO date-time for utime. */
 function chainPoint(axis: PositionAxis, position: bigint): string {
-  return axis === 'lt' ? `lt:${position}` : new Date(Number(position) * 1000).toISOString().replace('.000Z', 'Z');
+  return axis === 'lt' ? `lt:${position}` : isoSeconds(Number(position));
 }
 
-function reported(range: Range): ReportedRange {
+function decimal(range: Range): { from: string; to: string } {
   return { from: range.from.toString(), to: range.to.toString() };
 }

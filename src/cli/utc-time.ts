@@ -2,3 +2,13 @@
 export function utcTime(utime: number): string {
   return `${new Date(utime * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
+
+/** A moment for programs, to the second: ISO 8601 in UTC, `2026-01-01T02:29:53Z` (every time of `status --json`). */
+export function isoSeconds(utime: number): string {
+  return new Date(utime * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** `utcTime` of an `isoSeconds` moment. */
+export function utcTimeOfIso(iso: string): string {
+  return utcTime(Date.parse(iso) / 1000);
+}

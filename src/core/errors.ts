@@ -32,6 +32,18 @@ export class LockedError extends FatalError {
   override readonly exitCode = 3;
 }
 
+/** A run of another process writes the DuckDB warehouse, so no other process may open it, read-only included. Exit code 3. */
+export class WarehouseWrittenError extends LockedError {
+  constructor(
+    message: string,
+    /** The process that holds the file's lock, as DuckDB names it; undefined where it does not. */
+    readonly holderPid: number | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 /** Other processes read the DuckDB warehouse (read-only connections), so no run can write it. Exit code 3. */
 export class ReadersHoldError extends LockedError {}
 

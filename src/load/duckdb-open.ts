@@ -1,6 +1,6 @@
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { createDuckDBInstance } from '../core/duckdb-api.js';
-import { FatalError, LockedError, ReadersHoldError } from '../core/errors.js';
+import { FatalError, LockedError, ReadersHoldError, WarehouseWrittenError } from '../core/errors.js';
 
 /**
  * DuckDB reports a file held by another process only in its message text (the node API has no
@@ -21,7 +21,9 @@ const HOLDER = /Conflicting lock is held in (.*?) \(PID (\d+)\)/;
  * Opens a DuckDB file, for writing unless `config.access_mode` is `READ_ONLY` (`reader`: the command
  * that reads, named in the message). A file another process writes becomes `LockedError`; a file
  * other processes only read (read-only connections share their lock) becomes `ReadersHoldError` when
- * this open wanted to write.
+ * this open wanted to write. A read-only open of a file another process writes is
+ * `WarehouseWrittenError`, naming the writer's pid (the run's progress file names it too:
+ * duckdb-progress.ts).
  */
 export async function openDuckDBFile(path: string, config: Readonly<Record<string, string>> = {}, reader = 'status'): Promise<DuckDBInstance> {
   try {
@@ -32,9 +34,11 @@ export async function openDuckDBFile(path: string, config: Readonly<Record<strin
       const holder = HOLDER.exec(message);
       const who = holder === null ? 'another process' : `process ${holder[2]} (${holder[1]})`;
       if (config.access_mode === 'READ_ONLY') {
-        throw new LockedError(
+        const progress = reader === 'status' ? '' : '; chain-etl status shows how far a sync or backfill has come meanwhile';
+        throw new WarehouseWrittenError(
           `Warehouse ${path} is being written by ${who}, and DuckDB lets no other process open the file meanwhile: ` +
-            `run ${reader} again when that run has ended (between the runs of sync --follow the file is free)`,
+            `run ${reader} again when that run has ended (between the runs of sync --follow the file is free)${progress}`,
+          holder === null ? undefined : Number(holder[2]),
           { cause: err },
         );
       }

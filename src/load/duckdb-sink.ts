@@ -11,6 +11,7 @@ import { clusterRange, type ClusterRange } from './cluster-range.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile, SINK_THREADS } from './duckdb-open.js';
 import { checkLiveSchemas } from './duckdb-schema-check.js';
+import { ProgressFile } from './duckdb-progress.js';
 import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
 import { mark } from '../core/timeline.js';
 
@@ -31,6 +32,8 @@ export interface DuckDBSinkOptions {
    * warehouse of the previous version there, in the same open of the file. @default none
    */
   readonly migrate?: (connection: DuckDBConnection) => Promise<void>;
+  /** Publish a run's progress beside the file for `status`, from its `running` record on (duckdb-progress.ts). @default false */
+  readonly publishProgress?: boolean;
 }
 
 const systemClock = (): number => Math.floor(Date.now() / 1000);
@@ -71,9 +74,11 @@ export class DuckDBSink implements Sink {
   readonly #tables = new Map<string, AnyTable>();
   #instance: DuckDBInstance | undefined;
   #connection: DuckDBConnection | undefined;
+  readonly #progress: ProgressFile | undefined;
 
   constructor(options: DuckDBSinkOptions) {
     this.#options = options;
+    this.#progress = options.publishProgress === true ? new ProgressFile(options.path, () => this.#now()) : undefined;
   }
 
   /** The open connection, for reads by the same process (status, tests). */
@@ -128,11 +133,14 @@ export class DuckDBSink implements Sink {
 
   async commitAll(commits: readonly StreamCommit[]): Promise<ReplacedRows> {
     const changes = planCommit(this.#tables, commits, this.#now());
-    return replacedRows(changes, await this.#transaction(changes));
+    const replaced = replacedRows(changes, await this.#transaction(changes));
+    this.#progress?.committed(changes, replaced);
+    return replaced;
   }
 
   async recordRun(run: RunRecord): Promise<void> {
     await this.#transaction([tableChange(etlRuns, [run])]);
+    if (run.status === 'running') this.#progress?.begin(run, await this.readCheckpoints());
   }
 
   async close(): Promise<void> {
@@ -141,6 +149,8 @@ export class DuckDBSink implements Sink {
       await this.#connection?.run('CHECKPOINT');
     } finally {
       this.#release();
+      // Once the lock is gone: a reader in between opens the file itself.
+      this.#progress?.remove();
       mark('warehouse closed');
     }
   }

@@ -35,7 +35,7 @@ export function createSink(
   const { kind, path, retainSupersededMinutes } = settings;
   const definitions = analystDefinitions;
   return kind === 'duckdb'
-    ? new DuckDBSink({ path, definitions, migrate: options.migrate })
+    ? new DuckDBSink({ path, definitions, migrate: options.migrate, publishProgress: true })
     : new ParquetSink({ path, retainSupersededMinutes, logger, definitions, repair: options.repair });
 }
 

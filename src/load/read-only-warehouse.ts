@@ -21,6 +21,20 @@ import { viewsFileSql } from './parquet-views.js';
 import { schemaVersionError } from './schema-version.js';
 import type { SinkKind } from './open-sink.js';
 
+/** A run as `_etl_runs` holds it, as status reports it. */
+export interface StoredRun {
+  readonly command: string;
+  readonly status: string;
+  /** Unix seconds. */
+  readonly startedAt: number;
+  readonly endedAt: number | null;
+  /** New rows per stream (and `snapshot_time`), as the run recorded them. */
+  readonly rows: Readonly<Record<string, unknown>>;
+  /** Null for a run of schema version 2 and earlier. */
+  readonly rowsReplaced: Readonly<Record<string, unknown>> | null;
+  readonly error: string | null;
+}
+
 /** What a warehouse holds, as status reports it. */
 export interface WarehouseFacts {
   /** Checkpoint rows: stream → the stored text. */
@@ -29,17 +43,27 @@ export interface WarehouseFacts {
   readonly rows: Readonly<Record<string, number>>;
   /** Rows of `_etl_rejects`. */
   readonly rejects: number;
-  /** The last runs, newest first, as JSON-ready values. */
-  readonly runs: readonly Record<string, unknown>[];
+  /** The last runs, newest first. */
+  readonly runs: readonly StoredRun[];
 }
 
 /** Reads the facts of the warehouse of `kind` at `path` about `tables`, and closes it again. */
 export async function readWarehouseFacts(kind: SinkKind, path: string, tables: readonly AnyTable[], runs = 5): Promise<WarehouseFacts> {
-  const warehouse = await openReadOnly(kind, path, tables, NO_DEFINITIONS, 'status');
+  return withReadOnlyWarehouse(kind, path, tables, 'status', (warehouse) => factsOf(warehouse, tables, runs));
+}
+
+/** The facts of an open warehouse about `tables` and its last `runs` runs. */
+export async function factsOf(warehouse: ReadOnlyWarehouse, tables: readonly AnyTable[], runs: number): Promise<WarehouseFacts> {
+  const rows: Record<string, number> = {};
+  for (const table of tables) rows[table.name] = await warehouse.count(table.name);
+  return { checkpoints: warehouse.checkpoints, rows, rejects: await warehouse.count(etlRejects.name), runs: await warehouse.recentRuns(runs) };
+}
+
+/** Opens the warehouse of `kind` at `path` read-only (`command` names the reader in a refusal), reads it with `read`, and closes it again. */
+export async function withReadOnlyWarehouse<T>(kind: SinkKind, path: string, tables: readonly AnyTable[], command: string, read: (warehouse: ReadOnlyWarehouse) => Promise<T>): Promise<T> {
+  const warehouse = await openReadOnly(kind, path, tables, NO_DEFINITIONS, command);
   try {
-    const rows: Record<string, number> = {};
-    for (const table of tables) rows[table.name] = await warehouse.count(table.name);
-    return { checkpoints: warehouse.checkpoints, rows, rejects: await warehouse.count(etlRejects.name), runs: await warehouse.recentRuns(runs) };
+    return await read(warehouse);
   } finally {
     warehouse.close();
   }
@@ -88,12 +112,15 @@ function checkPath(kind: SinkKind, path: string, command: string): void {
   throw new ConfigError(`no warehouse at ${path}: it is ${is}, and ${want}; check sink.kind and sink.path (or --sink, --out)`);
 }
 
-interface ReadOnlyWarehouse {
+/** A warehouse open read-only: its tables (and those `tables` asked for that it lacks) by name on `connection`. */
+export interface ReadOnlyWarehouse {
   readonly connection: DuckDBConnection;
   readonly checkpoints: ReadonlyMap<string, string>;
+  /** Whether the warehouse holds the table yet (a view over no file counts for Parquet). */
+  has(table: string): boolean;
   /** Rows of a table; 0 for a table the warehouse does not hold yet. */
   count(table: string): Promise<number>;
-  recentRuns(limit: number): Promise<Record<string, unknown>[]>;
+  recentRuns(limit: number): Promise<StoredRun[]>;
   close(): void;
 }
 
@@ -121,6 +148,7 @@ async function openDuckDB(path: string, definitions: AnalystDefinitions, command
     return {
       connection,
       checkpoints,
+      has: (table) => present.has(table),
       count: async (table) => (present.has(table) ? countRows(connection, table) : 0),
       recentRuns: async (limit) => (present.has(etlRuns.name) ? recentRuns(connection, limit) : []),
       close,
@@ -146,6 +174,8 @@ async function openParquet(path: string, tables: readonly AnyTable[], definition
   return {
     connection,
     checkpoints: new Map(Object.entries(manifest.checkpoints).map(([stream, { position }]) => [stream, position])),
+    // Every table asked for has a view (over no file before its first rows).
+    has: () => true,
     count: (table) => countRows(connection, table),
     recentRuns: (limit) => recentRuns(connection, limit),
     close: () => {
@@ -171,9 +201,17 @@ async function countRows(connection: DuckDBConnection, table: string): Promise<n
   return Number((await connection.runAndReadAll(`SELECT count(*) FROM ${quotedIdentifier(table)}`)).getRows()[0]?.[0] ?? 0);
 }
 
-async function recentRuns(connection: DuckDBConnection, limit: number): Promise<Record<string, unknown>[]> {
+async function recentRuns(connection: DuckDBConnection, limit: number): Promise<StoredRun[]> {
   const sql =
-    `SELECT command, status, started_at::VARCHAR AS started_at, ended_at::VARCHAR AS ended_at, rows, rows_replaced, error ` +
+    `SELECT command, status, epoch(started_at), epoch(ended_at), rows::VARCHAR, rows_replaced::VARCHAR, error ` +
     `FROM ${quotedIdentifier(etlRuns.name)} ORDER BY started_at DESC LIMIT ${limit}`;
-  return (await connection.runAndReadAll(sql)).getRowObjectsJson();
+  return (await connection.runAndReadAll(sql)).getRows().map(([command, status, startedAt, endedAt, rows, rowsReplaced, error]) => ({
+    command: String(command),
+    status: String(status),
+    startedAt: Number(startedAt),
+    endedAt: endedAt === null ? null : Number(endedAt),
+    rows: JSON.parse(String(rows)) as Record<string, unknown>,
+    rowsReplaced: rowsReplaced === null ? null : (JSON.parse(String(rowsReplaced)) as Record<string, unknown>),
+    error: error === null ? null : String(error),
+  }));
 }

@@ -7,8 +7,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POSITION_TIMES } from '../../src/cli/range-times.js';
+import { utcTime } from '../../src/cli/utc-time.js';
+import type { StreamDefinition } from '../../src/core/stream.js';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
-import { streams } from '../../src/streams/index.js';
+import { streams, type StreamName } from '../../src/streams/index.js';
 import { STREAM_LIST } from '../support/stream-names.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
@@ -16,7 +19,7 @@ import { runCli, spawnCli, whileRunning } from '../support/cli.js';
 import { describeResult, messageLines } from '../support/cli-result.js';
 import { expectedStreamRows } from '../support/expected-rows.js';
 import { FIRST_MC, startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
-import { readWarehouse } from '../support/warehouse-snapshot.js';
+import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 
 const SEED = 31337;
@@ -39,11 +42,25 @@ afterAll(async () => {
 interface StatusJson {
   pipeline: string;
   sink: { kind: string; path: string; retainSupersededMinutes: number; compactAfterFiles: number; waitForReadersSeconds: number };
-  tip: { seqno: number; end_lt: string; utime: number };
+  tip: { seqno: number; end_lt: string; utime: number; time: string };
   streams: { stream: string; axis: string; checkpoint: string | null; behind: string | null; behind_blocks: number | null; behind_seconds: number | null; covered: unknown[]; holes: unknown[] }[];
   tables: Record<string, number>;
   rejects: number;
   runs: { command: string; status: string; started_at: string; ended_at: string | null; rows: unknown; error: string | null }[];
+}
+
+const iso = (utime: number): string => new Date(utime * 1000).toISOString().replace('.000Z', 'Z');
+
+/**
+ * The times status gives a stream's range [from, to]: on the utime axis its bounds'; on the lt axis
+ * the earliest and latest time of the rows of the stream's own table in it.
+ */
+function rangeTimes(snapshot: Snapshot, stream: StreamDefinition, from: bigint, to: bigint): { from_time: string; to_time: string } {
+  if (stream.axis === 'utime') return { from_time: iso(Number(from)), to_time: iso(Number(to)) };
+  const { table, position, time } = POSITION_TIMES[stream.name as StreamName]!;
+  const times = snapshot.tables.get(table.name)!.filter((row) => (row[position] as bigint) >= from && (row[position] as bigint) <= to).map((row) => row[time] as number);
+  expect(times.length, stream.name).toBeGreaterThan(0);
+  return { from_time: iso(Math.min(...times)), to_time: iso(Math.max(...times)) };
 }
 
 /** DuckDB with every stream; Parquet (the same report read through the manifest's views) with two light ones. */
@@ -85,7 +102,9 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
     for (const stream of selected) {
       const line = lines.find((l) => l.startsWith(`${stream.name} `) && l.trim().split(/\s+/).length === 7);
       expect(line?.trim().split(/\s+/), stream.name).toEqual([stream.name, String(tipPositionOf(tip, stream)), '0', stream.axis === 'lt' ? 'lt' : 's', '(0', 'blocks,', '0s)']);
-      expect(lines[lines.indexOf(line!) + 1], stream.name).toBe(`  covered ${positionAt(first, stream)}..${tipPositionOf(tip, stream)}`);
+      const times = rangeTimes(snapshot, stream, positionAt(first, stream), tipPositionOf(tip, stream));
+      const people = (time: string): string => utcTime(Date.parse(time) / 1000);
+      expect(lines[lines.indexOf(line!) + 1], stream.name).toBe(`  covered ${positionAt(first, stream)}..${tipPositionOf(tip, stream)} (${people(times.from_time)}..${people(times.to_time)})`);
     }
     for (const [table, count] of Object.entries(counts)) {
       const line = lines.find((l) => l.startsWith(`${table} `) && l.trim().split(/\s+/).length === 2);
@@ -94,8 +113,9 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
     expect(lines.find((l) => l.startsWith('_etl_rejects'))?.trim().split(/\s+/)).toEqual(['_etl_rejects', '0']);
     const runs = lines.slice(lines.indexOf('last runs') + 1).filter((l) => l.trim() !== '');
     expect(runs).toHaveLength(1);
-    const shown = /^ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?\+00 {2}sync {5}ok {10}new rows (\{.*\}) replaced (\{.*\})$/.exec(runs[0]!);
+    const shown = /^ {2}(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) UTC {2}sync {5}ok {10}new rows (\{.*\}) replaced (\{.*\})$/.exec(runs[0]!);
     expect(shown, runs[0]).not.toBeNull();
+    expect(`${shown![1]!} UTC`).toBe(utcTime(snapshot.runs[0]!.started_at));
     // A first sync replaces nothing: every row it committed is new.
     expect([JSON.parse(shown![2]!), JSON.parse(shown![3]!)]).toEqual([runRows, Object.fromEntries(Object.keys(runRows).map((stream) => [stream, 0]))]);
 
@@ -105,7 +125,7 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
     const report = JSON.parse(json.stdout) as StatusJson;
     // The test pipelines keep no superseded Parquet files (pipelineYaml); the default is 10 minutes.
     expect(report.sink).toEqual({ kind, path: sinkPath, retainSupersededMinutes: kind === 'parquet' ? 0 : 10, compactAfterFiles: 8, waitForReadersSeconds: 30 });
-    expect(report.tip).toEqual({ seqno: tip.seqno, end_lt: String(tip.endLt), utime: tip.utime });
+    expect(report.tip).toEqual({ seqno: tip.seqno, end_lt: String(tip.endLt), utime: tip.utime, time: iso(tip.utime) });
     expect(report.streams).toEqual(
       selected.map((stream) => ({
         stream: stream.name,
@@ -114,16 +134,22 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
         behind: '0',
         behind_blocks: 0,
         behind_seconds: 0,
-        covered: [{ from: String(positionAt(first, stream)), to: String(tipPositionOf(tip, stream)) }],
+        covered: [{ from: String(positionAt(first, stream)), to: String(tipPositionOf(tip, stream)), ...rangeTimes(snapshot, stream, positionAt(first, stream), tipPositionOf(tip, stream)) }],
         holes: [],
       })),
     );
     expect(report.tables).toEqual(counts);
     expect(report.rejects).toBe(0);
     expect(report.runs).toHaveLength(1);
-    expect(report.runs[0]).toMatchObject({ command: 'sync', status: 'ok', error: null });
-    const rows = report.runs[0]!.rows;
-    expect(typeof rows === 'string' ? JSON.parse(rows) : rows).toEqual(runRows);
+    expect(report.runs[0]).toEqual({
+      command: 'sync',
+      status: 'ok',
+      started_at: iso(snapshot.runs[0]!.started_at),
+      ended_at: iso(snapshot.runs[0]!.ended_at!),
+      rows: runRows,
+      rows_replaced: Object.fromEntries(Object.keys(runRows).map((stream) => [stream, 0])),
+      error: null,
+    });
     // status only reads: the warehouse still holds one run and the same checkpoints.
     const after = await readWarehouse(kind, sinkPath, { glob: false });
     expect(after.runs).toHaveLength(1);

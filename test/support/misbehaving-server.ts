@@ -1,6 +1,6 @@
 /**
  * A small HTTP server on 127.0.0.1 that misbehaves on purpose: redirects, bodies that never end,
- * gzip bombs, chosen replies (a key echoed back), or the upstream devnet's answer, changed or not.
+ * gzip bombs, chosen replies (a key echoed back), no answer, or the upstream devnet's answer, changed or not.
  * It records every request it sees, with the API key header, so a test can tell where the key went.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -16,6 +16,8 @@ export type Behaviour =
   | { readonly kind: 'gzip-bomb'; readonly inflatedBytes: number }
   /** A reply of the test's choosing, the body sent exactly as given. */
   | { readonly kind: 'reply'; readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> }
+  /** No answer at all, until the client hangs up or the server closes. */
+  | { readonly kind: 'hold' }
   /** The upstream's answer (to `path`, default the request's), its JSON body passed through `change` first when given. */
   | { readonly kind: 'proxy'; readonly path?: string; readonly change?: (body: Record<string, unknown>) => unknown };
 
@@ -74,6 +76,8 @@ async function respond(behaviour: Behaviour, req: IncomingMessage, res: ServerRe
       return;
     case 'endless':
       return endless(res);
+    case 'hold':
+      return;
     case 'gzip-bomb':
       return gzipBomb(res, behaviour.inflatedBytes);
     case 'reply':
