@@ -16,7 +16,7 @@ import { warehouseTables, type Session } from './session.js';
 import { checkScopes, decodedCheckpoints, scopeRecorder } from './warehouse-scope.js';
 import { runTip } from './execute-run.js';
 import { formatSeconds } from './duration.js';
-import { utcTime } from './utc-time.js';
+import { utcTime } from '../core/utc-time.js';
 import type { InterruptSignal } from './signals.js';
 
 /** Prints the dry run's lines on stdout, then closes the session. */

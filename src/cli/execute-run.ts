@@ -15,7 +15,7 @@ import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './war
 import { wellFormedText } from '../core/storable.js';
 import type { SkippedSnapshot } from '../run/snapshot-plan.js';
 import { mark } from '../core/timeline.js';
-import { isoSeconds } from './utc-time.js';
+import { isoSeconds } from '../core/utc-time.js';
 
 export interface RunSummary {
   /** New rows committed (of a key the warehouse did not hold), by stream. */

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { RunSummary } from './execute-run.js';
-import { isoSeconds } from './utc-time.js';
+import { isoSeconds } from '../core/utc-time.js';
 import { formatSeconds } from './duration.js';
 
 const count = (n: number): string => n.toLocaleString('en-US');

@@ -9,7 +9,7 @@ import type { SnapshotDefinition } from '../core/stream.js';
 import type { Plan } from '../run/plan.js';
 import { DEFAULT_PAGE_LIMIT } from '../run/runner.js';
 import { keyBatches } from '../run/snapshot-by-key.js';
-import { utcTime } from './utc-time.js';
+import { utcTime } from '../core/utc-time.js';
 
 export interface SnapshotCost {
   readonly line: string;

@@ -4,7 +4,7 @@
  */
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import { NAME_WIDTH } from './stream-status.js';
-import { isoSeconds, utcTimeOfIso } from './utc-time.js';
+import { isoSeconds, utcTimeOfIso } from '../core/utc-time.js';
 
 export interface SnapshotStatus {
   readonly stream: string;

@@ -8,7 +8,7 @@ import type { StoredRun } from '../load/read-only-warehouse.js';
 import type { Landmark } from '../extract/landmarks.js';
 import { snapshotStatusLines, type SnapshotStatus } from './snapshot-status.js';
 import { NAME_WIDTH, streamStatusLines, type StreamStatus } from './stream-status.js';
-import { isoSeconds, utcTimeOfIso } from './utc-time.js';
+import { isoSeconds, utcTimeOfIso } from '../core/utc-time.js';
 
 export interface StatusReport {
   readonly pipeline: string;

@@ -11,7 +11,7 @@ import type { PositionAxis, StreamDefinition } from '../core/stream.js';
 import type { Landmark } from '../extract/landmarks.js';
 import { formatSeconds } from './duration.js';
 import type { RowTimes } from './range-times.js';
-import { isoSeconds, utcTimeOfIso } from './utc-time.js';
+import { isoSeconds, utcTimeOfIso } from '../core/utc-time.js';
 
 /** A range as status prints it (decimal strings: lts exceed JSON's safe integers). */
 export interface ReportedRange {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSITION_TIMES } from '../../src/cli/range-times.js';
-import { utcTime } from '../../src/cli/utc-time.js';
+import { utcTime } from '../../src/core/utc-time.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
 import { streams, type StreamName } from '../../src/streams/index.js';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ReportedRun, StatusReport } from '../../src/cli/status-report.js';
 import type { ReportedRange, StreamStatus } from '../../src/cli/stream-status.js';
-import { utcTime } from '../../src/cli/utc-time.js';
+import { utcTime } from '../../src/core/utc-time.js';
 import type { Row } from '../../src/core/table.js';
 import { startDevnet } from '../../src/devnet/index.js';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
