@@ -37,7 +37,7 @@ afterAll(async () => {
   await work?.remove();
 });
 
-/** A cron-like environment: only PATH (the given one, with node's folder for the machine's node) and HOME. */
+/** A cron-like environment: only PATH (the given one, then the folder of the node running the tests: /usr/bin here, a cached release under .ci/run) and HOME. */
 function cronEnv(path: string): NodeJS.ProcessEnv {
   return { PATH: `${path}:${dirname(process.execPath)}`, HOME: work.dir };
 }
@@ -62,7 +62,7 @@ describe('npm install -g', () => {
     const line = command!.replace('/srv/chain-etl', home).replace('…', KEY);
     const result = await run('sh', ['-c', line], { cwd: '/', env: cronEnv(path!.replace('/usr/local/bin', join(prefix, 'bin'))) });
     expect(result).toEqual({ stdout: '', stderr: '' });
-    const status = await run('sh', ['-c', `cd ${home} && chain-etl status pipelines/cron-sync.yaml --offline`], { env: cronEnv(join(prefix, 'bin')) });
+    const status = await run('sh', ['-c', `cd ${home} && chain-etl status pipelines/cron-sync.yaml --offline`], { env: cronEnv(`${join(prefix, 'bin')}:/usr/bin:/bin`) });
     expect(status.stdout).toContain('pipeline pipelines/cron-sync.yaml → duckdb data/warehouse.duckdb');
   });
 });
