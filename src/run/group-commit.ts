@@ -4,6 +4,10 @@
  * waits for others that are not there yet, so a run that fetches slower than it commits still
  * commits page by page; a run that fetches faster pays a commit's fixed cost (transaction, one
  * statement per table, a Parquet file per table and day) once per group instead of once per page.
+ *
+ * A failed commit ends the committer: every page waiting or submitted later is rejected with the
+ * same failure, unprepared. A later group's checkpoint covers the failed group's positions (they
+ * advance in submission order), so committing it would publish a range whose rows were never stored.
  */
 import type { StreamCommit } from '../load/sink.js';
 
@@ -19,6 +23,7 @@ export class GroupCommitter {
   readonly #maxGroup: number;
   readonly #waiting: Waiting[] = [];
   #draining: Promise<void> | undefined;
+  #failure: { readonly error: unknown } | undefined;
 
   /** `commitAll` makes a group durable atomically; at most `maxGroup` commits go in one. */
   constructor(commitAll: (commits: readonly StreamCommit[]) => Promise<void>, maxGroup: number) {
@@ -26,8 +31,9 @@ export class GroupCommitter {
     this.#maxGroup = maxGroup;
   }
 
-  /** Resolves once the commit `prepare` builds is durable; rejects with its group's failure. */
+  /** Resolves once the commit `prepare` builds is durable; rejects with the first failed group's failure. */
   submit(prepare: () => StreamCommit): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure.error);
     return new Promise((resolve, reject) => {
       this.#waiting.push({ prepare, resolve, reject });
       this.#draining ??= this.#drain();
@@ -48,7 +54,8 @@ export class GroupCommitter {
         await this.#commitAll(group.map((page) => page.prepare()));
         for (const page of group) page.resolve();
       } catch (error) {
-        for (const page of group) page.reject(error);
+        this.#failure = { error };
+        for (const page of [...group, ...this.#waiting.splice(0)]) page.reject(error);
       }
     }
     this.#draining = undefined;

@@ -48,13 +48,20 @@ describe('GroupCommitter', () => {
     expect(groups).toEqual([2, 2, 1]);
   });
 
-  it("rejects every page of a failed group with the group's error and goes on with the next group", async () => {
+  it('rejects the failed group and every page after it unprepared: no later checkpoint covers lost rows', async () => {
+    const prepared: string[] = [];
     let calls = 0;
     const committer = new GroupCommitter(async () => {
       calls += 1;
-      if (calls === 1) throw new Error('disk full');
+      if (calls === 2) throw new Error('disk full');
     }, 2);
-    const results = await Promise.allSettled(['a', 'b', 'c'].map((name) => committer.submit(() => commit(name))));
-    expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'ok'))).toEqual(['disk full', 'disk full', 'ok']);
+    const submit = (name: string): Promise<void> => committer.submit(() => (prepared.push(name), commit(name)));
+    const results = await Promise.allSettled(['a', 'b', 'c', 'd', 'e'].map(submit));
+    const late = await Promise.allSettled([submit('f')]);
+    const outcome = (r: PromiseSettledResult<void>): string => (r.status === 'rejected' ? (r.reason as Error).message : 'ok');
+    expect([...results, ...late].map(outcome)).toEqual(['ok', 'ok', 'disk full', 'disk full', 'disk full', 'disk full']);
+    expect(prepared).toEqual(['a', 'b', 'c', 'd']);
+    expect(calls).toBe(2);
+    await committer.idle();
   });
 });
