@@ -16,6 +16,7 @@ import { wellFormedText } from '../core/storable.js';
 import type { SkippedSnapshot } from '../run/snapshot-plan.js';
 import { mark } from '../core/timeline.js';
 import { isoSeconds } from '../core/utc-time.js';
+import { storageErrorOf } from '../load/storage-error.js';
 
 export interface RunSummary {
   /** New rows committed (of a key the warehouse did not hold), by stream. */
@@ -104,7 +105,8 @@ export async function executeRun(
     await record('ok', null);
     mark('run recorded ok');
     return { rows, replaced, pages: { ...requests }, requests: session.runHttpStats().requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000, skipped: planned.skipped };
-  } catch (error) {
+  } catch (thrown) {
+    const error = (await storageErrorOf(thrown)) ?? thrown;
     const message = wellFormedText(activeRedactor().redact(error instanceof Error ? error.message : String(error)));
     await record(signal.aborted ? 'interrupted' : 'failed', message).catch(() => undefined);
     throw error;

@@ -21,7 +21,9 @@ export function runCli(args: readonly string[], stderr: NodeJS.WritableStream = 
       await parseAndRun(args);
       mark('command done');
       return 0;
-    } catch (error) {
+    } catch (thrown) {
+      // Loaded only on a failure: a command that succeeds never imports it.
+      const error = (await (await import('../load/storage-error.js')).storageErrorOf(thrown)) ?? thrown;
       if (error instanceof EtlError) {
         stderr.write(`chain-etl: ${redactor.redact(error.message)}\n`);
         return error.exitCode;

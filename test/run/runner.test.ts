@@ -66,8 +66,12 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((sink) => sink.close()));
 });
 
-/** A real DuckDB sink that logs each commit's checkpoint once durable, and keeps the commits; `delayMs` before each. */
-async function recordingSink(log: Log, commits: StreamCommit[], delayMs = 0): Promise<{ sink: Sink; duckdb: DuckDBSink }> {
+/**
+ * A real DuckDB sink that logs each commit's checkpoint once durable, and keeps the commits; `delayMs` before each;
+ * `failing`: the call of commitAll (1 for the first) that throws, as a full disk would, storing nothing.
+ */
+async function recordingSink(log: Log, commits: StreamCommit[], delayMs = 0, failing?: number): Promise<{ sink: Sink; duckdb: DuckDBSink }> {
+  let calls = 0;
   const duckdb = new DuckDBSink({ path: join(await tempDir(), 'warehouse.duckdb') });
   await duckdb.open([validatorEventsTable, addressesTable]);
   opened.push(duckdb);
@@ -80,6 +84,8 @@ async function recordingSink(log: Log, commits: StreamCommit[], delayMs = 0): Pr
     close: () => duckdb.close(),
     commitAll: async (group) => {
       await new Promise((resolve) => setTimeout(resolve, delayMs));
+      calls += 1;
+      if (calls === failing) throw new Error('injected: no space left on device');
       const replaced = await duckdb.commitAll(group);
       for (const commit of group) {
         commits.push(commit);
@@ -101,6 +107,7 @@ async function run(options: {
   to?: number;
   failAt?: number;
   commitDelayMs?: number;
+  failCommit?: number;
   maxPageLimit?: number;
   broken?: number;
   workers?: number;
@@ -110,7 +117,7 @@ async function run(options: {
   const log: Log = [];
   const limits: number[] = [];
   const commits: StreamCommit[] = [];
-  const { sink, duckdb } = await recordingSink(log, commits, options.commitDelayMs);
+  const { sink, duckdb } = await recordingSink(log, commits, options.commitDelayMs, options.failCommit);
   const progress = new StreamProgress('validator_events', { network: 'testnet', service: 'http://fake.invalid', filters: {} }, { position: BigInt(BASE - 1), covered: new Coverage() }, undefined);
   const stream = options.maxPageLimit === undefined ? validatorEventsStream : { ...validatorEventsStream, maxPageLimit: options.maxPageLimit };
   const job = { stream, filters: {}, progress, from: BigInt(BASE), to: BigInt(BASE + (options.to ?? LAST - BASE)) };
@@ -125,7 +132,9 @@ async function run(options: {
     (error: unknown) => error,
   );
   const result = await outcome;
-  const stored = decodeCheckpoint((await duckdb.readCheckpoint('validator_events'))!);
+  const checkpoint = await duckdb.readCheckpoint('validator_events');
+  // A run whose first commit failed stored none: its covered ranges are empty.
+  const stored = checkpoint === undefined ? { position: undefined, covered: new Coverage() } : decodeCheckpoint(checkpoint);
   const rows = (await readRows(duckdb.connection, validatorEventsTable)).map((row) => Number(row.tx_lt) - 1).sort((a, b) => a - b);
   const rejects = (await duckdb.connection.runAndReadAll('SELECT raw, reason FROM _etl_rejects')).getRowObjectsJson();
   return { log, limits, commits, result, stored, rows, rejects };
@@ -212,6 +221,23 @@ describe('runJobs against a fake API', () => {
     expect(stored.position).toBe(BigInt(BASE + 16199));
     expect(stored.covered.ranges).toEqual([{ from: BigInt(BASE), to: BigInt(BASE + 16199) }]);
     expect(rows).toEqual(firstEvents(27));
+  });
+
+  it('after a failed commit nothing more commits: whichever commit fails, the stored checkpoint covers only stored events', async () => {
+    let waitedBehindTheFailure = 0;
+    let failing = 1;
+    for (; ; failing += 1) {
+      const { result, stored, rows, log } = await run({ concurrency: 4, commitDelayMs: 5, failCommit: failing });
+      const covered = events.map((_, i) => i).filter((i) => stored.covered.ranges.some((r) => BigInt(events[i]!.utime as number) >= r.from && BigInt(events[i]!.utime as number) <= r.to));
+      expect(covered.filter((i) => !rows.includes(i)), `commit ${failing}: covered events not stored`).toEqual([]);
+      // Past the run's last commit, nothing fails.
+      if (!(result instanceof Error)) break;
+      expect(result.message, `commit ${failing}`).toBe('injected: no space left on device');
+      if (log.filter((line) => line.startsWith('fetch')).length > log.filter((line) => line.startsWith('committed')).length + 1) waitedBehindTheFailure += 1;
+    }
+    expect(failing).toBeGreaterThan(5);
+    // Pages were waiting behind some failed commit: the case a later group used to commit past it.
+    expect(waitedBehindTheFailure).toBeGreaterThan(0);
   });
 });
 
