@@ -10,6 +10,7 @@ import type { CommandModule } from 'yargs';
 import type { Logger } from 'pino';
 import { loadPipeline, type Pipeline } from '../config/index.js';
 import { createLogger } from '../core/logger.js';
+import { FatalError } from '../core/errors.js';
 import { positionOf, tipPosition, type PlannedStream } from '../run/plan.js';
 import { isSnapshot, type PositionAxis } from '../core/stream.js';
 import { V3Api } from '../api/v3.js';
@@ -43,6 +44,8 @@ interface StatusArgs extends PipelineArgs {
 /** What status knows of the chain: the settled tip, or why not, the pipeline's start per axis, and each checkpoint's distance to the tip. */
 interface ChainFacts {
   readonly tip: Landmark | undefined;
+  /** The newest block the service indexes, read with the tip. */
+  readonly head?: Landmark;
   readonly unknownBecause: string | undefined;
   readonly starts: ReadonlyMap<PositionAxis, bigint>;
   readonly distances: ReadonlyMap<string, Distance>;
@@ -71,6 +74,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
           ? snapshotStatus(stream.name, stored.checkpoints.get(stream.name), refresh)
           : streamStatus(stream, stored.checkpoints.get(stream.name), {
               tip: chain.tip,
+              head: chain.head,
               start: chain.starts.get(stream.axis),
               distance: chain.distances.get(stream.name),
               rowTimes: stored.rowTimes.get(stream.name),
@@ -82,6 +86,8 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     };
     // Also redacts run errors that an earlier release stored unredacted.
     process.stdout.write(activeRedactor().redact(args.json ? `${JSON.stringify(report)}\n` : formatStatus(report)));
+    const wrong = report.streams.filter((status) => status.axis !== 'snapshot' && status.error !== null).map((status) => status.stream);
+    if (wrong.length > 0) throw new FatalError(`${wrong.join(', ')}: checkpoint past the newest block the service indexes (see above); sync refuses to continue from it`);
   },
 };
 
@@ -124,7 +130,7 @@ async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], c
     const distance = await distanceToTip(landmarks, stream.axis, decodeCheckpoint(stored).position, tip, signal).catch(() => undefined);
     if (distance !== undefined) distances.set(stream.name, distance);
   }
-  return { tip, unknownBecause: undefined, starts, distances };
+  return { tip, head: landmarks.head, unknownBecause: undefined, starts, distances };
 }
 
 /**

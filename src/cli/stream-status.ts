@@ -45,6 +45,8 @@ export interface StreamStatus {
   /** Null for a checkpoint of an earlier release, which did not record what it covers. */
   readonly covered: readonly ReportedRange[] | null;
   readonly holes: readonly ReportedHole[];
+  /** What is wrong with the stream (its checkpoint lies past the newest block the service indexes); null when nothing is. */
+  readonly error: string | null;
 }
 
 /** How far a checkpoint is from the settled tip in masterchain blocks and seconds. */
@@ -56,6 +58,8 @@ export interface Distance {
 /** What status knows beside the checkpoint row; each may be unknown. */
 export interface StreamFacts {
   readonly tip?: Landmark;
+  /** The newest block the service indexes: no checkpoint may lie past it. */
+  readonly head?: Landmark;
   /** The pipeline's start on the stream's axis: a hole below the first covered range begins there, and holes after it are the next sync's to fill. */
   readonly start?: bigint;
   /** The checkpoint's distance to the tip. */
@@ -65,11 +69,17 @@ export interface StreamFacts {
 }
 
 export function streamStatus(stream: StreamDefinition, stored: string | undefined, facts: StreamFacts = {}): StreamStatus {
-  const { tip, start, distance } = facts;
+  const { tip, head, start, distance } = facts;
   const base = { stream: stream.name, axis: stream.axis };
-  if (stored === undefined) return { ...base, checkpoint: null, behind: null, behind_blocks: null, behind_seconds: null, covered: [], holes: [] };
+  if (stored === undefined) return { ...base, checkpoint: null, behind: null, behind_blocks: null, behind_seconds: null, covered: [], holes: [], error: null };
   const record = decodeCheckpoint(stored);
+  const past = head === undefined ? 0n : record.position - tipPosition(head, stream.axis);
+  const error =
+    past > 0n
+      ? `its checkpoint lies ${past} ${stream.axis === 'lt' ? 'lt' : 's'} past the newest block the service indexes (masterchain block ${head!.seqno}): sync refuses to continue from it`
+      : null;
   const behind = {
+    error,
     behind: tip === undefined ? null : (tipPosition(tip, stream.axis) - record.position).toString(),
     behind_blocks: tip === undefined ? null : (distance?.blocks ?? null),
     behind_seconds: tip === undefined ? null : (distance?.seconds ?? null),
@@ -101,7 +111,8 @@ export function streamStatusLines(status: StreamStatus, pipelineFile: string, na
   const unit = status.axis === 'lt' ? 'lt' : 's';
   const holes = status.holes.length === 0 ? '' : `, ${status.holes.length} ${status.holes.length === 1 ? 'hole' : 'holes'} (below)`;
   const distance = status.behind_blocks === null || status.behind_seconds === null ? '' : ` (${status.behind_blocks} blocks, ${formatSeconds(status.behind_seconds)})`;
-  const behind = status.checkpoint === null ? 'not loaded yet' : `${status.behind === null ? '?' : `${status.behind} ${unit}${distance}`}${holes}`;
+  const behind =
+    status.checkpoint === null ? 'not loaded yet' : status.error !== null ? `error: ${status.error}` : `${status.behind === null ? '?' : `${status.behind} ${unit}${distance}`}${holes}`;
   const lines = [`${status.stream.padEnd(nameWidth)} ${(status.checkpoint ?? 'none').padEnd(21)} ${behind}`];
   if (status.checkpoint === null) return lines;
   lines.push(`  covered ${describeCovered(status.covered)}`);

@@ -22,6 +22,9 @@ export class FatalError extends EtlError {
   readonly retryable = false;
 }
 
+/** The warehouse holds a checkpoint past the newest block the service indexes. Exit code 1: the service may catch up. */
+export class AheadOfChainError extends FatalError {}
+
 /** A pipeline file, flag or argument the user must fix. Exit code 2. */
 export class ConfigError extends FatalError {
   override readonly exitCode = 2;

@@ -7,6 +7,7 @@ import { MAX_LIMIT, type MasterchainBlock, type V3Api } from '../api/v3.js';
 import { ConfigError } from '../core/errors.js';
 import type { QueryParams } from '../core/query-params.js';
 import { utcTime } from '../core/utc-time.js';
+import { checkTipAnswers } from './tip-check.js';
 
 /** A masterchain block as a landmark: everything at or below `endLt` / `utime` is in or before it. */
 export interface Landmark {
@@ -22,33 +23,41 @@ export class Landmarks {
   /** Masterchain blocks read with the settled tip, by seqno: lookups among them cost no request. */
   readonly #recent = new Map<number, Landmark>();
   #first: Promise<Landmark | undefined> | undefined;
+  #head: Landmark | undefined;
 
   constructor(private readonly v3: V3Api) {}
 
   /**
    * The run's frozen upper bound: the indexed head minus `lag` masterchain blocks. The same request
-   * also reads the `reach` blocks below the tip (e.g. the actions overlap), for later lookups.
+   * also reads the `reach` blocks below the tip (e.g. the actions overlap), for later lookups, and
+   * one block below the tip at least: the answers must hang together as a chain (`checkTipAnswers`).
    */
-  async settledTip(lag: number, options: { readonly signal?: AbortSignal; readonly reach?: number } = {}): Promise<Landmark> {
+  async settledTip(lag: number, options: { readonly signal?: AbortSignal; readonly reach?: number; readonly now?: number } = {}): Promise<Landmark> {
     const { signal } = options;
-    const info = await this.v3.masterchainInfo({ signal });
-    const seqno = info.last.seqno - lag;
+    const head = landmarkOf((await this.v3.masterchainInfo({ signal })).last);
+    const seqno = head.seqno - lag;
     // Read even with lag 0, bounded by the head's start_lt: a second answer that lacks the block the
     // first named as its head comes from another replica behind the load balancer, out of step by
     // more than the lag.
-    const limit = Math.min(MAX_LIMIT, lag + 1 + (options.reach ?? 0));
-    for (const block of await this.blocks({ end_lt: info.last.start_lt, sort: 'desc', limit }, signal)) {
-      this.#recent.set(block.seqno, block);
-    }
+    const limit = Math.min(MAX_LIMIT, lag + 2 + (options.reach ?? 0));
+    const listed = await this.blocks({ end_lt: head.startLt, sort: 'desc', limit }, signal);
+    checkTipAnswers(head, listed, options.now ?? Math.floor(Date.now() / 1000));
+    this.#head = head;
+    for (const block of listed) this.#recent.set(block.seqno, block);
     const found = this.#recent.get(seqno);
     if (found === undefined) {
       throw new ApiContractError(
-        `the index reports masterchain block ${info.last.seqno} as its newest, but /api/v3/blocks does not show block ${seqno} (lag.mc_blocks ${lag} below it): ` +
+        `the index reports masterchain block ${head.seqno} as its newest, but /api/v3/blocks does not show block ${seqno} (lag.mc_blocks ${lag} below it): ` +
           'the service answers from replicas that are out of step; raise lag.mc_blocks above the lag between them',
         { endpoint: '/api/v3/blocks' },
       );
     }
     return found;
+  }
+
+  /** The newest block the index served with the last settled tip; undefined before one was read. */
+  get head(): Landmark | undefined {
+    return this.#head;
   }
 
   async bySeqno(seqno: number, signal?: AbortSignal): Promise<Landmark> {

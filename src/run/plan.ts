@@ -8,12 +8,14 @@
 import type { Pipeline, StartPoint } from '../config/index.js';
 import { isSnapshot, type AnyStream, type PositionAxis, type StreamDefinition } from '../core/stream.js';
 import { describeBlock, type Landmark, type Landmarks } from '../extract/landmarks.js';
+import { checkTipFollows } from '../extract/tip-check.js';
 import type { StreamJob } from './runner.js';
 import type { StreamCheckpoint } from '../core/checkpoint.js';
 import { Coverage, minBig } from '../core/coverage.js';
 import type { StreamScope } from '../core/scope.js';
 import { StreamProgress } from '../core/stream-progress.js';
-import { ConfigError } from '../core/errors.js';
+import { AheadOfChainError, ConfigError } from '../core/errors.js';
+import { utcTime } from '../core/utc-time.js';
 import { planSnapshots, type SkippedSnapshot } from './snapshot-plan.js';
 import type { KeyedRead } from './snapshot-by-key.js';
 import type { SnapshotJob } from './snapshot-job.js';
@@ -82,6 +84,7 @@ export async function positionOf(point: ChainPoint, axis: PositionAxis, ctx: Pic
 
 export async function planSync(pipeline: Pipeline, planned: readonly PlannedStream[], ctx: PlanContext): Promise<Plan> {
   const streams = positionStreams(planned);
+  await refuseImplausibleTip(streams, ctx);
   if (pipeline.start.kind !== 'tip' && streams.some(({ stream }) => !ctx.stored.has(stream.name))) {
     refuseBeyondTip(pipeline.start, ctx.tip, `start ${describeStart(pipeline.start)}`, 'pick an earlier start, or leave start out to begin at the settled tip');
   }
@@ -132,6 +135,7 @@ export interface BackfillRange {
 /** A backfill fills position ranges: snapshot streams have none, and are left to sync. */
 export async function planBackfill(planned: readonly PlannedStream[], range: BackfillRange, ctx: PlanContext): Promise<Plan> {
   const streams = positionStreams(planned);
+  await refuseImplausibleTip(streams, ctx);
   refuseBeyondTip(range.from, ctx.tip, `--from ${describePoint(range.from)}`, 'pick an earlier --from');
   if (range.to !== undefined) {
     refuseBeyondTip(range.to, ctx.tip, `--to ${describePoint(range.to)}`, 'leave --to out to backfill up to the settled tip', 1);
@@ -182,6 +186,31 @@ async function refuseBeforeFirstBlock(to: ChainPoint, ctx: Pick<PlanContext, 'la
   const before = to.kind === 'lt' ? to.lt <= first.startLt : to.kind === 'utime' ? to.utime <= first.utime : to.mcSeqno <= first.seqno;
   if (!before) return;
   throw new ConfigError(`--to ${describePoint(to)} is not after the first block the service indexes, ${describeBlock(first)}: the range holds nothing; pick a --to after it, or leave --to out`);
+}
+
+/**
+ * The tip must follow from the stored checkpoints (`checkTipFollows`), and a checkpoint never lies
+ * past the newest block the index serves: one that does was built on
+ * answers this service no longer gives (a replica behind the one that served the last run, or a wrong
+ * tip an earlier release took), and continuing from it would leave a hole for good. A checkpoint
+ * past the settled tip but not the head is sound (a raised `lag.mc_blocks`): that run waits.
+ */
+async function refuseImplausibleTip(streams: readonly PlannedStream<StreamDefinition>[], ctx: PlanContext): Promise<void> {
+  const head = ctx.landmarks.head ?? ctx.tip;
+  let furthestLt: bigint | undefined;
+  for (const { stream } of streams) {
+    const position = ctx.stored.get(stream.name)?.record.position;
+    if (position === undefined) continue;
+    if (stream.axis === 'lt' && (furthestLt === undefined || position > furthestLt)) furthestLt = position;
+    if (position <= tipPosition(head, stream.axis)) continue;
+    const where = stream.axis === 'lt' ? `lt ${position}` : utcTime(Number(position));
+    throw new AheadOfChainError(
+      `${stream.name}'s checkpoint (${where}) lies past the newest block the service indexes, ${describeBlock(head)}, ending at lt ${head.endLt}: ` +
+        'the warehouse was loaded from answers this service no longer gives (a replica behind, or a wrong tip an earlier release took); ' +
+        'run again later, and if it persists, load this service into a new warehouse (--out)',
+    );
+  }
+  if (furthestLt !== undefined) await checkTipFollows(ctx.tip, furthestLt, (lt) => ctx.landmarks.holdingLt(lt, ctx.signal));
 }
 
 function refuseBeyondTip(point: ChainPoint, tip: Landmark, what: string, fix: string, slack = 0): void {

@@ -22,7 +22,7 @@ function stored(position: bigint, ranges: Range[]): string {
 describe('streamStatus', () => {
   it('a stream never loaded: no checkpoint, nothing covered, no distance', () => {
     const status = streamStatus(lt, undefined, { tip: TIP, start: 10n });
-    expect(status).toEqual({ stream: 'jetton_transfers', axis: 'lt', checkpoint: null, behind: null, behind_blocks: null, behind_seconds: null, covered: [], holes: [] });
+    expect(status).toEqual({ stream: 'jetton_transfers', axis: 'lt', checkpoint: null, behind: null, behind_blocks: null, behind_seconds: null, covered: [], holes: [], error: null });
     expect(streamStatusLines(status, 'p.yaml')).toEqual([`jetton_transfers   ${'none'.padEnd(21)} not loaded yet`]);
   });
 
@@ -37,6 +37,7 @@ describe('streamStatus', () => {
       behind_seconds: 95,
       covered: [untimed('20', '40'), untimed('61', '90')],
       holes: [{ ...untimed('10', '19'), next_sync_fills: true }, { ...untimed('41', '60'), next_sync_fills: true }],
+      error: null,
     });
     expect(streamStatusLines(status, 'p.yaml')).toEqual([
       `jetton_transfers   ${'90'.padEnd(21)} 10 lt (2 blocks, 1m35s), 2 holes (below)`,

@@ -13,12 +13,10 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { streams } from '../../src/streams/index.js';
 import { BIN } from '../support/build.js';
 import { childEnv } from '../support/cli.js';
 import { messageLines } from '../support/cli-result.js';
-import { expectedWarehouse } from '../support/expected-rows.js';
-import { NO_MISMATCH, describeDiff, diffWarehouse, mismatch } from '../support/row-diff.js';
+import { expectCoveredEqualsTruth } from '../support/expect-truth.js';
 import { KEY, KEY_ENV } from '../support/test-key.js';
 import { readWarehouse } from '../support/warehouse-snapshot.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
@@ -101,17 +99,6 @@ async function wholeWarehouseBytes(kind: SinkKind): Promise<number> {
   return kind === 'duckdb' ? (await stat(sinkPath)).size : Number((await run('du', ['-sb', sinkPath])).stdout.split('\t')[0]);
 }
 
-const NOTHING = { from: 1n, to: 0n };
-
-/** Every table holds exactly the devnet's rows of its stream's covered range (one range each; `whole`: every stream has one); returns the rows stored. */
-async function expectEqualsTruth(kind: SinkKind, path: string, whole: boolean): Promise<number> {
-  const snapshot = await readWarehouse(kind, path, { glob: false, partial: !whole });
-  for (const stream of streams) expect(snapshot.covered.get(stream.name) ?? [], stream.name).toHaveLength(whole ? 1 : (snapshot.covered.get(stream.name)?.length ?? 0) > 0 ? 1 : 0);
-  const expected = expectedWarehouse(devnet, (stream) => snapshot.covered.get(stream.name)?.[0] ?? NOTHING);
-  for (const diff of diffWarehouse(expected, snapshot.tables)) expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
-  return [...snapshot.tables.values()].reduce((sum, rows) => sum + rows.length, 0);
-}
-
 describe.skipIf(skip)(`a full disk${skip ? ` (skipped: ${mountUnavailable})` : ''}`, () => {
   for (const kind of ['parquet', 'duckdb'] as const) {
     it(`${kind}: the sync fails with one line naming the file and the room left; with space, the same command reaches the truth`, async () => {
@@ -131,10 +118,10 @@ describe.skipIf(skip)(`a full disk${skip ? ` (skipped: ${mountUnavailable})` : '
         const { files } = await readWarehouse(kind, small.afterFailure, { glob: false, partial: true });
         expect(files!.onDisk, 'data files on disk after the failure are those the manifest lists').toEqual([...files!.listed].sort());
       }
-      const committed = await expectEqualsTruth(kind, small.afterFailure, false);
+      const committed = await expectCoveredEqualsTruth(devnet, kind, small.afterFailure, { whole: false });
       expect(small.second.code, small.second.stderr).toBe(0);
       expect(small.second.stderr).toBe('');
-      const all = await expectEqualsTruth(kind, small.afterRerun, true);
+      const all = await expectCoveredEqualsTruth(devnet, kind, small.afterRerun, { whole: true });
       expect(all).toBeGreaterThan(2000);
       expect(committed, 'the failed sync stopped short of the whole chain').toBeLessThan(all);
     }, 120_000);

@@ -149,6 +149,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('status of a %s warehouse', (kind
         behind_blocks: null,
         behind_seconds: null,
         ...expectedCoverage(stream, snapshot),
+        error: null,
       })),
     );
     for (const [table, rows] of Object.entries(report.tables!)) expect(rows, table).toBe(snapshot.tables.get(table)?.length ?? 0);
