@@ -74,9 +74,42 @@ export class NotJsonError extends Error {
 /** The body's text parsed as JSON (inexact numbers kept as their text), or a NotJsonError. */
 export function jsonBody(body: Uint8Array): unknown {
   const text = new TextDecoder().decode(body);
+  let value: unknown;
   try {
-    return parseJson(text);
+    value = parseJson(text);
   } catch (cause) {
     throw new NotJsonError(String(cause), /^\s*</.test(text));
   }
+  if (carriesError(value)) throw new ErrorInBodyError(preview(errorFields(value as Record<string, unknown>)));
+  return value;
+}
+
+/**
+ * Thrown by a BodyReader when a success body carries the service's error (`"error"`, or `"ok": false`):
+ * the service failed to make the answer, whatever else the body holds (an empty list is not "nothing
+ * there"). The client makes it an `ErrorBodyError` (retried).
+ */
+export class ErrorInBodyError extends Error {
+  constructor(readonly shown: string) {
+    super(shown);
+    this.name = 'ErrorInBodyError';
+  }
+}
+
+/** An object holding a non-null `error`, or `ok: false` (the v2 envelope's failure). */
+export function carriesError(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const fields = value as Record<string, unknown>;
+  return (fields['error'] !== undefined && fields['error'] !== null) || fields['ok'] === false;
+}
+
+/** The fields of a body that say it failed, as it sent them (the rest is no answer). */
+function errorFields(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([key]) => key === 'error' || key === 'ok' || key === 'code'));
+}
+
+/** A body as an error message shows it: its JSON, cut at 120 characters. */
+export function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }

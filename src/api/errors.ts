@@ -45,6 +45,17 @@ export class ApiServerError extends RetryableError {
 /** 429: over the plan's requests per second. */
 export class RateLimitedError extends ApiServerError {}
 
+/** A success status whose body carries the service's error (`"error"`, `"ok": false`): no answer, whatever else it holds. */
+export class ErrorBodyError extends RetryableError {
+  readonly endpoint: string;
+  readonly status: number;
+  constructor(message: string, fields: ApiErrorFields & { readonly status: number }) {
+    super(message, { cause: fields.cause });
+    this.endpoint = fields.endpoint;
+    this.status = fields.status;
+  }
+}
+
 /** A success status whose body is not complete JSON (truncated, malformed, HTML). */
 export class InvalidBodyError extends RetryableError {
   readonly endpoint: string;

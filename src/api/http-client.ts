@@ -3,13 +3,14 @@ import { pino, type Logger } from 'pino';
 import { ConfigError, RetryableError } from '../core/errors.js';
 import { publishAccepted } from './answers.js';
 import { backoffDelay, DEFAULT_BACKOFF, retryAfterMs, type BackoffOptions } from './backoff.js';
-import { DEFAULT_MAX_RESPONSE_MB, jsonBody, NotJsonError, readCappedBody, type BodyReader } from './body.js';
+import { DEFAULT_MAX_RESPONSE_MB, ErrorInBodyError, jsonBody, NotJsonError, readCappedBody, type BodyReader } from './body.js';
 import {
   ApiNetworkError,
   ApiRequestError,
   ApiServerError,
   ApiTimeoutError,
   AuthError,
+  ErrorBodyError,
   InvalidBodyError,
   RateLimitedError,
   RedirectError,
@@ -213,6 +214,7 @@ export class ApiClient {
     try {
       return await read(body);
     } catch (cause) {
+      if (cause instanceof ErrorInBodyError) throw new ErrorBodyError(`HTTP ${response.status} carrying an error: ${this.#redactor.redact(cause.shown)}`, { endpoint, status: response.status });
       if (!(cause instanceof NotJsonError)) throw cause;
       const html = /html/i.test(contentType) || cause.startsWithTag;
       const what = html ? `an HTML page` : `invalid JSON (${this.#redactor.redact(cause.detail)})`;
@@ -304,7 +306,7 @@ export class ApiClient {
   #exhausted(endpoint: string, attempts: number, last: RetryableError): RetriesExhaustedError {
     const notTheApi =
       last instanceof InvalidBodyError && !last.truncated && (last.html || !/json/i.test(last.contentType));
-    const failed = `GET ${endpoint} failed after ${attempts} attempts: ${last.message}`;
+    const failed = `GET ${endpoint} failed after ${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}: ${last.message}`;
     const message = notTheApi
       ? `GET ${endpoint} answered ${attempts} times with ${last.message}: ${this.#notTheApi()}`
       : last instanceof ApiNetworkError

@@ -10,7 +10,7 @@ import { FatalError } from '../core/errors.js';
 import type { QueryParams } from '../core/query-params.js';
 import type { PageRequest, SnapshotPageRequest } from '../core/stream.js';
 import { ApiContractError } from './errors.js';
-import type { BodyReader } from './body.js';
+import { preview, type BodyReader } from './body.js';
 import type { ApiClient } from './http-client.js';
 import { describeIssues, looseObject, safeUint, uint64String } from './wire.js';
 
@@ -161,8 +161,3 @@ export function notAList(endpoint: string, key: string, shown: string): ApiContr
   return new ApiContractError(`GET ${endpoint}: expected an object with a "${key}" array, got ${shown}`, { endpoint });
 }
 
-/** A body as an error message shows it: its JSON, cut at 120 characters. */
-export function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}

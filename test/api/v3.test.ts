@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { FatalError } from '../../src/core/errors.js';
-import { ApiContractError } from '../../src/api/errors.js';
+import { ApiContractError, ErrorBodyError } from '../../src/api/errors.js';
 import { enrichmentHeaders, V3Api } from '../../src/api/v3.js';
 import type { PageRequest, StreamDefinition } from '../../src/core/stream.js';
 import { requestPage } from '../../src/extract/checked-page.js';
@@ -102,10 +102,21 @@ describe('list', () => {
   });
 
   test('a page without its items array is an ApiContractError', async () => {
-    nock(BASE).get('/api/v3/transactions').query(true).reply(200, { error: 'nope' });
+    nock(BASE).get('/api/v3/transactions').query(true).reply(200, { trasnactions: [] });
     const err = await rejectionOf(new V3Api(testClient()).list('/api/v3/transactions', 'transactions', {}));
     expect(err).toBeInstanceOf(ApiContractError);
-    expect(err.message).toBe('GET /api/v3/transactions: expected an object with a "transactions" array, got {"error":"nope"}');
+    expect(err.message).toBe('GET /api/v3/transactions: expected an object with a "transactions" array, got {"trasnactions":[]}');
+  });
+
+  test('a success body carrying "error" is an ErrorBodyError, retried like a 5xx, never an empty page', async () => {
+    nock(BASE).get('/api/v3/transactions').query(true).times(2).reply(200, { transactions: [], error: 'nope' });
+    nock(BASE).get('/api/v3/transactions').query(true).reply(200, { transactions: [{ hash: 'h' }] });
+    const page = await new V3Api(testClient({ maxRetries: 2 })).list('/api/v3/transactions', 'transactions', {});
+    expect(page.transactions).toEqual([{ hash: 'h' }]);
+    nock(BASE).get('/api/v3/transactions').query(true).reply(200, { transactions: [], error: 'nope' });
+    const err = await rejectionOf(new V3Api(testClient({ maxRetries: 0 })).list('/api/v3/transactions', 'transactions', {}));
+    expect((err as Error).cause).toBeInstanceOf(ErrorBodyError);
+    expect(err.message).toBe('GET /api/v3/transactions failed after 1 attempt: HTTP 200 carrying an error: {"error":"nope"}');
   });
 });
 

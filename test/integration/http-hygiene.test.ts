@@ -162,7 +162,7 @@ describe.each(SINKS)('%s', (kind) => {
     const body = `{"first":${KEY}}`;
     const outcome = await run('malformed', kind, { behave: () => () => ({ kind: 'reply', status: 200, body }) });
     const message = messageOf(outcome.result).replace(/^chain-etl: /, '');
-    expect(message).toMatch(new RegExp(`^GET ${TIP} failed after 1 attempts: HTTP 200 with invalid JSON \\(SyntaxError: .*\\[redacted\\].*\\), ${body.length} bytes, application/json$`));
+    expect(message).toMatch(new RegExp(`^GET ${TIP} failed after 1 attempt: HTTP 200 with invalid JSON \\(SyntaxError: .*\\[redacted\\].*\\), ${body.length} bytes, application/json$`));
     expectFailedRun(outcome, message);
   });
 

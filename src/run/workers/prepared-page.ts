@@ -5,8 +5,8 @@
  * in a worker thread (page-worker.ts) or in the main thread alike; everything it returns survives
  * a structured clone (no class instances: rejects travel as their exact JSON text).
  */
-import { jsonBody, NotJsonError } from '../../api/body.js';
-import { isListPage, preview } from '../../api/v3.js';
+import { ErrorInBodyError, jsonBody, NotJsonError, preview } from '../../api/body.js';
+import { isListPage } from '../../api/v3.js';
 import { parseItems } from '../../api/wire.js';
 import { exactJson } from '../../core/exact-json.js';
 import type { StreamDefinition, RowsByTable } from '../../core/stream.js';
@@ -49,13 +49,15 @@ export interface PreparedPage {
 export type PreparedBody =
   | { readonly kind: 'page'; readonly page: PreparedPage }
   | { readonly kind: 'not-json'; readonly detail: string; readonly startsWithTag: boolean }
-  | { readonly kind: 'not-a-list'; readonly shown: string };
+  | { readonly kind: 'not-a-list'; readonly shown: string }
+  | { readonly kind: 'error-body'; readonly shown: string };
 
 export function preparePage<Item>(stream: StreamDefinition<Item, never>, body: Uint8Array): PreparedBody {
   let parsed: unknown;
   try {
     parsed = jsonBody(body);
   } catch (err) {
+    if (err instanceof ErrorInBodyError) return { kind: 'error-body', shown: err.shown };
     if (!(err instanceof NotJsonError)) throw err;
     return { kind: 'not-json', detail: err.detail, startsWithTag: err.startsWithTag };
   }

@@ -4,7 +4,7 @@
  * before), and what comes back is checked against the request here (page-check.ts). Rejects are
  * redacted here, in the command's secret scope: the key never goes to a worker.
  */
-import { NotJsonError } from '../../api/body.js';
+import { ErrorInBodyError, NotJsonError } from '../../api/body.js';
 import { notAList, type V3Api } from '../../api/v3.js';
 import { parseJson } from '../../core/exact-json.js';
 import { activeRedactor } from '../../core/secret-scope.js';
@@ -43,6 +43,7 @@ export function rejectOf(text: RejectText): Reject {
 async function checkedPageOf(stream: StreamDefinition, body: Uint8Array, prepare: PagePreparer): Promise<CheckedPage<PreparedItem>> {
   const prepared = await prepare(stream, body);
   if (prepared.kind === 'not-json') throw new NotJsonError(prepared.detail, prepared.startsWithTag);
+  if (prepared.kind === 'error-body') throw new ErrorInBodyError(prepared.shown);
   if (prepared.kind === 'not-a-list') throw notAList(stream.endpoint, stream.itemsKey, prepared.shown);
   const { page } = prepared;
   return {
