@@ -45,6 +45,15 @@ export class ApiServerError extends RetryableError {
 /** 429: over the plan's requests per second. */
 export class RateLimitedError extends ApiServerError {}
 
+/** A 429 whose Retry-After asks for more than the client waits (`MAX_RETRY_AFTER_MS`). */
+export class RetryAfterTooLongError extends FatalError {
+  readonly endpoint: string;
+  constructor(message: string, fields: ApiErrorFields) {
+    super(message, { cause: fields.cause });
+    this.endpoint = fields.endpoint;
+  }
+}
+
 /** A success status whose body carries the service's error (`"error"`, `"ok": false`): no answer, whatever else it holds. */
 export class ErrorBodyError extends RetryableError {
   readonly endpoint: string;

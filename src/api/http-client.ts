@@ -16,9 +16,11 @@ import {
   RedirectError,
   ResponseTooLargeError,
   RetriesExhaustedError,
+  RetryAfterTooLongError,
   UrlTooLongError,
 } from './errors.js';
 import type { QueryParams } from '../core/query-params.js';
+import { utcTime } from '../core/utc-time.js';
 import { buildUrl, normalizeBaseUrl } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
 import { Redactor } from '../core/redact.js';
@@ -28,6 +30,16 @@ import { fetchWithinOrigin } from './redirect.js';
 export const DEFAULT_TIMEOUT_SECONDS = 15;
 /** Retries of a request after its first attempt, for retryable failures only (network, 429, 5xx, timeouts). */
 export const DEFAULT_RETRIES = 8;
+
+/**
+ * Longest Retry-After the client waits. A run holds the warehouse's writer lock while it waits, so a
+ * longer one (an hour) ends the run at once, saying when to run again; a wait past 2^31 ms would also
+ * overflow Node's timers.
+ */
+export const MAX_RETRY_AFTER_MS = 120_000;
+
+/** Pauses at least this long are logged at warn, with the wait. */
+const LONG_PAUSE_MS = 10_000;
 
 export interface ApiClientOptions {
   /** Service root without `/api/v2` or `/api/v3`, e.g. `https://toncenter.com`. */
@@ -179,7 +191,7 @@ export class ApiClient {
       return value;
     }
     // Paused before this task settles, so the queue starts nothing between the 429 and the pause.
-    if (response.status === 429) this.#pauseAll(endpoint, this.#rateLimitPauseMs(response.headers, retry));
+    if (response.status === 429) this.#pauseAll(endpoint, this.#rateLimitPauseMs(response.headers, retry, endpoint));
     throw this.#statusError(response.status, new TextDecoder().decode(body), endpoint, url);
   }
 
@@ -285,8 +297,16 @@ export class ApiClient {
    * The longest of: the response's Retry-After; one request spacing, so the server has refilled a
    * token (with `rps` tokens a shorter pause chains 429s); and the backoff of this retry.
    */
-  #rateLimitPauseMs(headers: Headers, retry: number): number {
-    const asked = retryAfterMs(headers.get('retry-after'), Date.now()) ?? 0;
+  #rateLimitPauseMs(headers: Headers, retry: number, endpoint: string): number {
+    const header = headers.get('retry-after');
+    const asked = retryAfterMs(header, Date.now()) ?? 0;
+    if (asked > MAX_RETRY_AFTER_MS) {
+      const until = utcTime(Math.ceil((Date.now() + asked) / 1000));
+      throw new RetryAfterTooLongError(
+        `GET ${endpoint}: HTTP 429 asks to wait ${Math.ceil(asked / 1000)} s (Retry-After: ${header}), longer than the ${MAX_RETRY_AFTER_MS / 1000} s chain-etl waits while it holds the warehouse: run again after ${until}`,
+        { endpoint },
+      );
+    }
     const backoff = backoffDelay(retry, this.#backoff, this.#random);
     return Math.ceil(Math.max(asked, this.#limiter.spacingMs, backoff));
   }
@@ -295,7 +315,9 @@ export class ApiClient {
     const started = this.#limiter.pauseFor(pauseMs);
     if (!started) return;
     const fields = { endpoint, pause_ms: pauseMs };
-    if (this.#pauseLogged) {
+    if (pauseMs >= LONG_PAUSE_MS) {
+      this.#log.warn(fields, `rate limited (HTTP 429): the service asks to wait ${Math.ceil(pauseMs / 1000)} s; every request to this network pauses`);
+    } else if (this.#pauseLogged) {
       this.#log.debug(fields, 'rate limited (HTTP 429): pausing all requests to this network');
     } else {
       this.#pauseLogged = true;
