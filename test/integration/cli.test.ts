@@ -24,7 +24,7 @@ import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 
 const SEED = 31337;
-const BLOCKS = 200;
+const BLOCKS = 100;
 
 let devnet: TestDevnet;
 let work: Workspace;
