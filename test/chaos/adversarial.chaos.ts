@@ -1,7 +1,7 @@
 /**
  * Issue 10, class 8 (chaos part): 2,000 generated adversarial-server cases in eight seeded parts
  * (test/property/judge.ts states the property), `npm test`'s seeded subset taken to 200 cases (the
- * 200 it ran before it was cut to 100), then 100 generated schedules
+ * 200 it ran before it was cut to 100, then 25), then 100 generated schedules
  * (test/schedules/schedule.ts). `CHAIN_ETL_PROPERTY_SEED` explores other seeds;
  * `CHAIN_ETL_PROPERTY_RUNS` changes the number of cases per part. A failure prints its shrunk case:
  * keep it in test/property/regressions.ts or test/schedules/schedules.test.ts.

@@ -96,7 +96,7 @@ describe('backfill usage errors and interruption', () => {
     const sinkPath = work.sinkPath('duckdb', 'interrupted');
     const pipeline = await work.pipeline({ url: devnet.url, kind: 'duckdb', sinkPath, rate: { rps: 20, concurrency: 8 }, name: 'interrupted.yaml' });
     const run = spawnCli(['backfill', pipeline, ...RANGE], { cwd: work.dir });
-    // About 0.8 s into the run at 20 requests/s: 6 landmarks and 10 of the range's ~16 pages.
+    // About 0.8 s into the run at 20 requests/s: 6 landmarks and 10 of the range's ~22 pages.
     await whileRunning(run, devnet, devnet.served() + 16);
     run.child.kill('SIGINT');
     const interrupted = await run.done;

@@ -15,7 +15,8 @@ import { streams, type StreamName } from '../../src/streams/index.js';
 import { STREAM_LIST } from '../support/stream-names.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
-import { runCli, spawnCli, whileRunning } from '../support/cli.js';
+import { runCli, spawnCli } from '../support/cli.js';
+import { startGateProxy } from '../support/gate-proxy.js';
 import { describeResult, messageLines } from '../support/cli-result.js';
 import { expectedStreamRows } from '../support/expected-rows.js';
 import { FIRST_MC, startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
@@ -23,9 +24,8 @@ import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 
 const SEED = 31337;
-const BLOCKS = 200;
+const BLOCKS = 100;
 
-/** Answers after 30 ms, so that a run at a low pipeline rps lasts several seconds. */
 let devnet: TestDevnet;
 let work: Workspace;
 
@@ -160,15 +160,21 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
 describe.each<SinkKind>(['duckdb', 'parquet'])('a second writer on a %s warehouse', (kind) => {
   it('exits 3 with a message naming the process holding the lock; the first run finishes unharmed', async () => {
     const sinkPath = work.sinkPath(kind, 'locked');
-    // Two light streams at a request every 2 s: 4 landmarks and 2 pages, so the first run holds the lock for about 8 s after its third request.
+    // The warehouse is open (and locked) before the third request: the run asks for the head and the
+    // tip's blocks while it opens the warehouse, and for anything more only after reading its
+    // checkpoints. The gate holds that third request, and so the lock, until the second run is refused.
+    const gate = await startGateProxy(devnet.url, 2);
     const light = ['jetton_transfers', 'validator_events'];
-    const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, rate: { rps: 0.5, concurrency: 4 }, streams: light, name: `locked-${kind}.yaml` });
+    const pipeline = await work.pipeline({ url: gate.url, kind, sinkPath, streams: light, name: `locked-${kind}.yaml` });
     const lockFile = kind === 'duckdb' ? sinkPath : join(sinkPath, LOCK_FILE);
     const holder = spawnCli(['sync', pipeline], { cwd: work.dir });
-    // The warehouse is open (and locked) before the third request: the run asks for the head and the
-    // tip's blocks while it opens the warehouse, and for anything more only after reading its checkpoints.
-    await whileRunning(holder, devnet, devnet.served() + 3);
-    const second = await runCli(['sync', pipeline], { cwd: work.dir });
+    let holderEnded = false;
+    void holder.done.finally(() => (holderEnded = true));
+    await gate.untilReceived(3);
+    // Were the lock not taken, this run would wait at the gate too, and time out.
+    const second = await runCli(['sync', pipeline], { cwd: work.dir, timeoutMs: 30_000 });
+    expect(holderEnded, 'the first run waits at the gate').toBe(false);
+    gate.release();
     expect(second.code, describeResult(second)).toBe(3);
     const message = messageLines(second.stderr);
     expect(message).toHaveLength(1);
@@ -176,6 +182,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('a second writer on a %s warehous
     expect(message[0]).toContain('only one writer may use it at a time');
 
     const first = await holder.done;
+    await gate.close();
     expect(first.code, describeResult(first)).toBe(0);
     // The pipeline's streams write only some tables: the others read as empty.
     const snapshot = await readWarehouse(kind, sinkPath, { partial: true });

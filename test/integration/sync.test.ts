@@ -5,9 +5,9 @@
  * traces classified late arrive through the actions overlap re-scan. The command runs in process
  * (what the binary itself does is judged in cli.test.ts and backfill.test.ts).
  */
+import { appendFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Devnet } from '../../src/devnet/index.js';
-import { DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS } from '../../src/config/defaults.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { streams } from '../../src/streams/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
@@ -23,7 +23,12 @@ import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 
 const SEED = 4242;
-const BLOCKS = 200;
+const BLOCKS = 100;
+/**
+ * `actions_overlap.mc_blocks`, below the default 150 so that a chain of BLOCKS (+ 10) still has rows
+ * below the re-scan that a sync must not read again.
+ */
+const OVERLAP = 50;
 const CLASSIFY_DELAY = 5;
 const TWO_POW_100 = 2n ** 100n;
 /** Tables whose rows come only from positions above the checkpoint (no overlap re-scan). */
@@ -63,7 +68,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
    * blocks below the previous checkpoint's block, which was the tip then); every other row is new.
    */
   const expectRunCounts = (before: Snapshot, after: Snapshot, previousTip: number): void => {
-    const rescanFrom = mcBlock(devnet, Math.max(FIRST_MC, previousTip - DEFAULT_ACTIONS_OVERLAP_MC_BLOCKS)).startLt;
+    const rescanFrom = mcBlock(devnet, Math.max(FIRST_MC, previousTip - OVERLAP)).startLt;
     const expected = (stream: StreamDefinition): [number, number] => {
       let added = 0;
       let reread = 0;
@@ -95,6 +100,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('sync into %s', (kind) => {
     work = await makeWorkspace(`sync-${kind}`);
     sinkPath = work.sinkPath(kind);
     pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath });
+    await appendFile(pipeline, `actions_overlap: { mc_blocks: ${OVERLAP} }\n`);
   });
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { SCRATCH_ROOT } from '../support/scratch-root.js';
 
 /**
  * A fresh temp dir per call, all removed after the file's (or describe block's) last test: a test
@@ -14,7 +14,7 @@ export function useTempDir(prefix: string): () => Promise<string> {
     await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
   });
   return async () => {
-    const dir = await mkdtemp(join(tmpdir(), `chain-etl-${prefix}-`));
+    const dir = await mkdtemp(join(SCRATCH_ROOT, `chain-etl-${prefix}-`));
     made.push(dir);
     return dir;
   };

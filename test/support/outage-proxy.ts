@@ -52,7 +52,7 @@ export async function startOutageProxy(target?: string): Promise<OutageProxy> {
   };
 }
 
-function forward(url: string, req: IncomingMessage, res: ServerResponse): void {
+export function forward(url: string, req: IncomingMessage, res: ServerResponse): void {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers[name] = value;
   fetch(url, { headers })

@@ -1,8 +1,8 @@
-/** A temp folder per test file holding pipeline files and warehouses. */
+/** A temp folder per test file holding pipeline files and warehouses (under SCRATCH_ROOT). */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { streams } from '../../src/streams/index.js';
+import { SCRATCH_ROOT } from './scratch-root.js';
 import { FIRST_MC } from './test-devnet.js';
 import { KEY_ENV } from './test-key.js';
 
@@ -33,7 +33,7 @@ export interface Workspace {
 }
 
 export async function makeWorkspace(prefix: string): Promise<Workspace> {
-  const dir = await mkdtemp(join(tmpdir(), `chain-etl-${prefix}-`));
+  const dir = await mkdtemp(join(SCRATCH_ROOT, `chain-etl-${prefix}-`));
   return {
     dir,
     sinkPath: (kind, label = 'warehouse') => join(dir, kind === 'duckdb' ? `${label}.duckdb` : `${label}-parquet`),
