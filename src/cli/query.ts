@@ -25,7 +25,7 @@ export const queryCommand: CommandModule<object, QueryArgs> = {
     const session = await openPipelineQuerySession(readerPipeline(args), 'query');
     try {
       const out = resultOutput(process.stdout);
-      await runStatement(session, args.sql, (result) => writeResult(result, args.format, out, maxWidth));
+      await runStatement(session, args.sql, (result) => writeResult(result, args.format, out, { maxWidth, csvRaw: args['csv-raw'] }));
     } finally {
       session.close();
     }

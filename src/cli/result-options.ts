@@ -11,6 +11,7 @@ import { RESULT_FORMATS, type ResultFormat } from './result-format.js';
 export interface ResultArgs {
   format: ResultFormat;
   'max-width'?: string;
+  'csv-raw': boolean;
 }
 
 export function resultOptions<T>(y: Argv<T>, formatDescription: string): Argv<T & ResultArgs> {
@@ -19,6 +20,11 @@ export function resultOptions<T>(y: Argv<T>, formatDescription: string): Argv<T 
     'max-width': {
       type: 'string',
       describe: "columns a table fits in, cutting long values with … and leaving out the columns that do not fit; 0 for no limit (default: the terminal's width on a terminal, else no limit)",
+    },
+    'csv-raw': {
+      type: 'boolean',
+      default: false,
+      describe: "csv: text cells exactly as stored; by default one starting with = + - @ (a spreadsheet formula) gets a leading '",
     },
   }) as Argv<T & ResultArgs>;
 }

@@ -33,7 +33,7 @@ export const sqlCommand: CommandModule<object, SqlArgs> = {
     const maxWidth = maxWidthFlag(args);
     const session = await openPipelineQuerySession(readerPipeline(args), 'sql');
     try {
-      const failed = await prompt(session.connection, (result, out) => writeResult(result, args.format, out, lineWidth(maxWidth)));
+      const failed = await prompt(session.connection, (result, out) => writeResult(result, args.format, out, { maxWidth: lineWidth(maxWidth), csvRaw: args['csv-raw'] }));
       if (failed > 0 && process.stdin.isTTY !== true) throw new FatalError(`${failed} of the statements and commands failed (the errors above)`);
     } finally {
       session.close();

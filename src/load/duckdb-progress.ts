@@ -88,10 +88,12 @@ export class ProgressFile {
    * §5), and nothing runs between the commit's return and the file naming it.
    */
   #write(): void {
-    // One name: only the lock holder writes it, and a temp file a killed run left is taken over.
+    // One name: only the lock holder writes it, and a temp file a killed run left is taken over:
+    // removed and created new, so that a symlink planted there is never written through.
     const temp = `${this.#path}.tmp`;
     try {
-      writeFileSync(temp, `${JSON.stringify(this.#progress)}\n`);
+      rmSync(temp, { force: true });
+      writeFileSync(temp, `${JSON.stringify(this.#progress)}\n`, { flag: 'wx' });
       renameSync(temp, this.#path);
     } catch {
       // The commit stands; status shows the file as of an earlier commit, or none: a failed write must not fail the run.

@@ -1,4 +1,4 @@
-import { open, rename } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /** Flushes a file or directory to disk (a directory's fsync makes its renames durable). */
@@ -11,10 +11,15 @@ export async function fsyncPath(path: string): Promise<void> {
   }
 }
 
-/** Replaces `path` with `data` so that a reader or a crash sees the old or the new file, never a mix. */
+/**
+ * Replaces `path` with `data` so that a reader or a crash sees the old or the new file, never a mix.
+ * The temp file is created new (`wx`, after removing whatever has its name): a symlink planted there
+ * is removed, never written through.
+ */
 export async function writeFileDurably(path: string, data: string): Promise<void> {
   const temp = `${path}.tmp`;
-  const handle = await open(temp, 'w');
+  await rm(temp, { force: true });
+  const handle = await open(temp, 'wx');
   try {
     await handle.writeFile(data);
     await handle.sync();

@@ -16,9 +16,18 @@ export const MANIFEST_FILE = '_manifest.json';
 const MANIFEST_WAY_OUT =
   'chain-etl changes nothing in the folder: restore _manifest.json from a backup, or point sink.path (or --out) at a new folder and load the data again';
 
+/**
+ * A path relative to the warehouse root, `/`-separated, that stays inside it: no `..` or `.`
+ * segment, no empty one, not absolute, no backslash or NUL. A manifest naming any other path (a
+ * planted `../victim.txt`) is refused whole: commits delete and repair moves the files it lists.
+ */
+const warehousePath = z.string().refine((path) => path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..' && !/[\\\0]/.test(segment)), {
+  message: 'a path outside the warehouse folder (only relative paths without "." or ".." segments are listed)',
+});
+
 const manifestFile = z.object({
-  /** Path relative to the warehouse root, `/`-separated. */
-  path: z.string(),
+  /** Path relative to the warehouse root, `/`-separated, inside it. */
+  path: warehousePath,
   /** Partition day, for partitioned tables. */
   date: z.string().optional(),
   rows: z.number().int().nonnegative(),
@@ -31,7 +40,7 @@ const manifestFile = z.object({
 
 /** A file a commit superseded: no longer read, kept on disk for readers still using an older manifest. */
 const retiredFile = z.object({
-  path: z.string(),
+  path: warehousePath,
   /** Unix seconds of the commit that superseded it. */
   retiredAt: z.number().int(),
 });

@@ -8,6 +8,7 @@ import { addressBookEntry, parseItems, type ParsedItems } from '../api/wire.js';
 import { rawAddress, text, textList } from '../core/column-kinds.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { refused, wireValue } from '../core/wire-value.js';
+import { readAddress } from '../transform/address.js';
 
 export const addressesTable = defineTable({
   name: 'addresses',
@@ -23,9 +24,19 @@ export const addressesTable = defineTable({
 
 type AddressRow = RowOf<typeof addressesTable>;
 
-/** One entry of a book as validated (and as a reject shows it): its key and its value. */
+/**
+ * One entry of a book as validated (and as a reject shows it): its key and its value. A friendly
+ * form that names another address than its key (or none) would join the key to a wrong address.
+ */
 const bookEntry = z
   .object({ address: rawAddress.wire, entry: addressBookEntry })
+  .superRefine(({ address, entry }, context) => {
+    if (entry.user_friendly === null) return;
+    const reading = readAddress(entry.user_friendly);
+    if ('raw' in reading && reading.raw === address) return;
+    const names = 'raw' in reading ? `is the address ${reading.raw}` : `is not an address (${reading.reason})`;
+    context.addIssue({ code: 'custom', path: ['entry', 'user_friendly'], message: `${JSON.stringify(entry.user_friendly)} ${names}, not its key ${address}` });
+  })
   .transform(({ address, entry }): AddressRow => ({ address, user_friendly: entry.user_friendly, domain: entry.domain, interfaces: entry.interfaces }));
 
 /** What a book that is not an object at all becomes: one reject. */

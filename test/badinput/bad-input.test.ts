@@ -522,6 +522,22 @@ const cases: readonly Case[] = [
     message: () => 'p.yaml:8:29: sink.path: object storage is not supported yet: use a local path, got https://…',
   },
   {
+    name: 'a Parquet sink.path with glob characters (it would read a neighbour warehouse wh1/)',
+    parts: () => ({ sink: '{ kind: parquet, path: "wh[12]" }' }),
+    warehouse: 'none',
+    exit: 2,
+    message: () =>
+      'p.yaml:8:30: sink.path: "wh[12]" holds the glob character "[": DuckDB reads every Parquet file path as a pattern, so the warehouse would read a neighbour\'s files (wh[12] matches wh1/); rename the folder without * ? [ ] { }',
+  },
+  {
+    name: 'glob characters in --out',
+    args: () => ['sync', 'p.yaml', '--sink', 'parquet', '--out', 'lake*'],
+    warehouse: 'none',
+    exit: 2,
+    message: () =>
+      '--out: "lake*" holds the glob character "*": DuckDB reads every Parquet file path as a pattern, so the warehouse would read a neighbour\'s files (wh[12] matches wh1/); rename the folder without * ? [ ] { }',
+  },
+  {
     name: 'compact on a DuckDB warehouse',
     args: () => ['compact', 'p.yaml'],
     warehouse: 'duckdb',

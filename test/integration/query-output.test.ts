@@ -121,6 +121,17 @@ describe('widths as a terminal counts them', () => {
     expect(result.stdout).toBe(['s               | t', '----------------+--------', '\\x1b[31mred\\x07 | a\\nb\\tc', '(1 row)', ''].join('\n'));
   });
 
+  it("csv: a text cell a spreadsheet would run as a formula gets a leading ', numbers never; --csv-raw keeps the text", async () => {
+    const sql =
+      "SELECT * FROM (VALUES ('=HYPERLINK(\"http://x\")', -5, -1.5::DECIMAL(10,2)), ('+1', 0, 0), ('@SUM(A1)', 1, 1), ('-2+3', 2, 2), (chr(9) || 'x', 3, 3), ('plain', 4, 4)) AS t(\"=name\", n, d)";
+    const defused = await query(sql, '--format', 'csv');
+    expect(defused.stdout).toBe(
+      ["'=name,n,d", `"'=HYPERLINK(""http://x"")",-5,-1.50`, "'+1,0,0.00", "'@SUM(A1),1,1.00", "'-2+3,2,2.00", "'\tx,3,3.00", 'plain,4,4.00', ''].join('\r\n'),
+    );
+    const raw = await query(sql, '--format', 'csv', '--csv-raw');
+    expect(raw.stdout).toBe(['=name,n,d', '"=HYPERLINK(""http://x"")",-5,-1.50', '+1,0,0.00', '@SUM(A1),1,1.00', '-2+3,2,2.00', '\tx,3,3.00', 'plain,4,4.00', ''].join('\r\n'));
+  });
+
   it('--max-width takes a whole number of columns only (exit 2)', async () => {
     const result = await query('SELECT 1', '--max-width', 'wide');
     expect([result.code, result.stderr]).toEqual([2, 'chain-etl: --max-width: expected a whole number of columns (0 for no limit), got "wide"\n']);
@@ -143,14 +154,14 @@ describe('rows stream', () => {
     expect(fitted.stdout.split('\n').slice(-4)).toEqual(['a mu… | 5000', '(5001 rows)', '(values cut: --max-width 0 or --format csv|json shows all)', '']);
   });
 
-  it('csv and json are byte for byte what the whole result printed before rows streamed', async () => {
+  it('csv (--csv-raw) and json are byte for byte what the whole result printed before rows streamed', async () => {
     const sql = 'SELECT m.*, r.copy FROM messages m, range(8) r(copy) ORDER BY ALL';
     const whole = await readWarehouse(async (connection) => {
       const reader = await connection.runAndReadAll(sql);
       return { rows: reader.getRowsJson(), objects: reader.getRowObjectsJson(), names: reader.columnNames() };
     });
     expect(whole.rows.length).toBeGreaterThan(2 * 2048);
-    const [csv, json] = await Promise.all([query(sql, '--format', 'csv'), query(sql, '--format', 'json')]);
+    const [csv, json] = await Promise.all([query(sql, '--format', 'csv', '--csv-raw'), query(sql, '--format', 'json')]);
     expect(csv.stdout === wholeCsv(whole.names, whole.rows), 'csv differs').toBe(true);
     expect(json.stdout === `${JSON.stringify(whole.objects)}\n`, 'json differs').toBe(true);
   });
