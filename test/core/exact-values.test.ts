@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Address } from '@ton/core';
 import { z } from 'zod';
 import { registerSecret, withSecretScope } from '../../src/core/secret-scope.js';
 import { parseItems } from '../../src/api/wire.js';
@@ -320,22 +321,26 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('what %s stores', (kind) => {
 });
 
 describe('address book entries one by one', () => {
-  const address = (n: number): string => `0:${n.toString(16).toUpperCase().padStart(64, '0')}`;
-  const entry = (n: number) => ({ user_friendly: `EQ${n}`, domain: null, interfaces: ['wallet_v4r2'] });
+  const hex = (n: number): string => n.toString(16).toUpperCase().padStart(64, '0');
+  const address = (n: number): string => `0:${hex(n)}`;
+  const friendly = (n: number): string => new Address(0, Buffer.from(hex(n), 'hex')).toString();
+  const entry = (n: number) => ({ user_friendly: friendly(n), domain: null, interfaces: ['wallet_v4r2'] });
 
   it('a bad entry is rejected with its address and reason; every other entry is a row', () => {
     const book: Record<string, unknown> = {};
     for (let n = 1; n <= 1361; n++) book[address(n)] = entry(n);
     book[address(7)] = { ...entry(7), interfaces: 7 };
     book[address(8)] = { ...entry(8), user_friendly: 'EQ\ud800' };
+    book[address(10)] = entry(11);
     book['not-an-address'] = entry(9);
     const { ok, rejects } = addressRows(book);
-    expect(ok).toHaveLength(1359);
+    expect(ok).toHaveLength(1358);
     expect(ok.map((row) => row.address)).not.toContain(address(7));
-    expect(ok.find((row) => row.address === address(1))).toEqual({ address: address(1), user_friendly: 'EQ1', domain: null, interfaces: ['wallet_v4r2'] });
+    expect(ok.find((row) => row.address === address(1))).toEqual({ address: address(1), user_friendly: friendly(1), domain: null, interfaces: ['wallet_v4r2'] });
     expect(rejects).toEqual([
       { raw: { address: address(7), entry: { ...entry(7), interfaces: 7 } }, reason: 'entry.interfaces: Invalid input: expected array, received number' },
       { raw: { address: address(8), entry: { ...entry(8), user_friendly: 'EQ\ud800' } }, reason: 'entry.user_friendly: expected well-formed text, got "EQ\\ud800" (a lone surrogate U+D800)' },
+      { raw: { address: address(10), entry: entry(11) }, reason: `entry.user_friendly: "${friendly(11)}" is the address ${address(11)}, not its key ${address(10)}` },
       { raw: { address: 'not-an-address', entry: entry(9) }, reason: 'address: expected a raw address "wc:HEX" with 64 upper-case hex digits, got "not-an-address"' },
     ]);
   });

@@ -43,7 +43,7 @@ interface StatusJson {
   pipeline: string;
   sink: { kind: string; path: string; retainSupersededMinutes: number; compactAfterFiles: number; waitForReadersSeconds: number };
   tip: { seqno: number; end_lt: string; utime: number; time: string };
-  streams: { stream: string; axis: string; checkpoint: string | null; behind: string | null; behind_blocks: number | null; behind_seconds: number | null; covered: unknown[]; holes: unknown[] }[];
+  streams: { stream: string; axis: string; checkpoint: string | null; behind: string | null; behind_blocks: number | null; behind_seconds: number | null; covered: unknown[]; holes: unknown[]; error: string | null }[];
   tables: Record<string, number>;
   rejects: number;
   runs: { command: string; status: string; started_at: string; ended_at: string | null; rows: unknown; error: string | null }[];
@@ -136,6 +136,7 @@ describe.each(STATUS_CASES)('status of a %s warehouse of %j', (kind, names) => {
         behind_seconds: 0,
         covered: [{ from: String(positionAt(first, stream)), to: String(tipPositionOf(tip, stream)), ...rangeTimes(snapshot, stream, positionAt(first, stream), tipPositionOf(tip, stream)) }],
         holes: [],
+        error: null,
       })),
     );
     expect(report.tables).toEqual(counts);
