@@ -97,7 +97,7 @@ export class ErrorInBodyError extends Error {
 }
 
 /** An object holding a non-null `error`, or `ok: false` (the v2 envelope's failure). */
-export function carriesError(value: unknown): boolean {
+function carriesError(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const fields = value as Record<string, unknown>;
   return (fields['error'] !== undefined && fields['error'] !== null) || fields['ok'] === false;

@@ -39,6 +39,8 @@ const RERUN = 'then run the same command again: every committed page is kept and
 
 /** The storage failure behind `error` (itself or a cause), told as a `StorageError`; undefined for any other error. */
 export async function storageErrorOf(error: unknown): Promise<StorageError | undefined> {
+  // Already told (by the run, before the CLI's own catch): its code and path would match again.
+  if (error instanceof StorageError) return error;
   const failure = refusedWrite(error);
   if (failure === undefined) return undefined;
   const { code, path } = failure;

@@ -33,3 +33,10 @@ describe('formatBytes', () => {
     expect([0, 1023, 1024, 1536, 10 * 1024, 5.5 * 1024 ** 2, 38 * 1024 ** 3].map(formatBytes)).toEqual(['0 bytes', '1023 bytes', '1.0 KB', '1.5 KB', '10 KB', '5.5 MB', '38 GB']);
   });
 });
+
+describe('storageErrorOf on a StorageError', () => {
+  it('returns it as it is, not a second one wrapping it', async () => {
+    const told = (await storageErrorOf(new Error('IO Error: Could not write file "/d/w.duckdb": No space left on device')))!;
+    expect(await storageErrorOf(told)).toBe(told);
+  });
+});
