@@ -1,5 +1,5 @@
-import type { AnyTable } from '../core/table.js';
-import type { Row } from '../core/table.js';
+import { quotedIdentifier } from '../core/sql-quote.js';
+import type { AnyTable, Row } from '../core/table.js';
 
 /** The smallest and largest value of a table's `clusterBy` column over some rows. */
 export interface ClusterRange {
@@ -23,4 +23,14 @@ export function clusterRange(table: AnyTable, rows: readonly Row[]): ClusterRang
     else if (value > max) max = value;
   }
   return { column, min, max };
+}
+
+/**
+ * ` AND alias.column BETWEEN min AND max` for a `clusterBy` range, the bounds typed as the column so
+ * that DuckDB skips the row groups whose min/max statistics lie outside it; empty without a range.
+ */
+export function clusterBetween(table: AnyTable, range: ClusterRange | undefined, alias: string): string {
+  if (range === undefined) return '';
+  const type = table.columns[range.column]!.sqlType;
+  return ` AND ${alias}.${quotedIdentifier(range.column)} BETWEEN CAST(${range.min} AS ${type}) AND CAST(${range.max} AS ${type})`;
 }

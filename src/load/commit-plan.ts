@@ -23,6 +23,11 @@ export interface TableChange {
   readonly replace: readonly ReplaceSet[];
   /** Rows of the group that a later row of the same key took the place of before they were stored. */
   readonly superseded: number;
+  /**
+   * The stored rows of the keys may lie anywhere, not only within the rows' `clusterBy` range (a
+   * sweep of moved keys: `moved-keys.ts`); such a change also clears the table's unswept range.
+   */
+  readonly keysAnywhere?: boolean;
 }
 
 /** One table's share of a group of commits as gathered, before its values are checked. */

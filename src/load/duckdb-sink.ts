@@ -7,9 +7,11 @@ import { SchemaVersionError } from '../core/schema-errors.js';
 import type { AnyTable } from '../core/table.js';
 import { definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
 import { planCommit, replacedRows, tableChange, type TableChange } from './commit-plan.js';
-import { clusterRange, type ClusterRange } from './cluster-range.js';
+import { clusterBetween, clusterRange, type ClusterRange } from './cluster-range.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile, SINK_THREADS } from './duckdb-open.js';
+import { readRows } from './duckdb-read.js';
+import { asClusterRange, keptRowsSql, sweepChange, unsweptAfter, type StoredRange } from './moved-keys.js';
 import { checkLiveSchemas } from './duckdb-schema-check.js';
 import { ProgressFile } from './duckdb-progress.js';
 import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
@@ -49,18 +51,10 @@ const systemClock = (): number => Math.floor(Date.now() / 1000);
 const DUCKDB_DEFAULTS: Readonly<Record<string, string>> = { checkpoint_threshold: '64MB', memory_limit: '256MB', threads: SINK_THREADS };
 const stageName = (table: string): string => `__stage_${table}`;
 const replaceName = (table: string, column: string): string => `__replace_${table}__${column}`;
+/** `_etl_meta` key of a table's unswept range (see `moved-keys.ts`). */
+const unsweptKey = (table: string): string => `unswept:${table}`;
 const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;
 const target = (name: string): string => `main.${quotedIdentifier(name)}`;
-
-/**
- * ` AND alias.column BETWEEN min AND max` for a `clusterBy` range, the bounds typed as the column so
- * that DuckDB skips the row groups whose min/max statistics lie outside it; empty without a range.
- */
-function withinRange(table: AnyTable, range: ClusterRange | undefined, alias: string): string {
-  if (range === undefined) return '';
-  const type = table.columns[range.column]!.sqlType;
-  return ` AND ${alias}.${quotedIdentifier(range.column)} BETWEEN CAST(${range.min} AS ${type}) AND CAST(${range.max} AS ${type})`;
-}
 
 /**
  * Writes one DuckDB file. Each commit is one transaction: rows are appended to temp staging tables,
@@ -75,6 +69,8 @@ export class DuckDBSink implements Sink {
   #instance: DuckDBInstance | undefined;
   #connection: DuckDBConnection | undefined;
   readonly #progress: ProgressFile | undefined;
+  /** Per table, the `clusterBy` range committed since its last sweep, as `_etl_meta` holds it. */
+  readonly #unswept = new Map<string, StoredRange>();
 
   constructor(options: DuckDBSinkOptions) {
     this.#options = options;
@@ -103,6 +99,7 @@ export class DuckDBSink implements Sink {
       await this.#checkVersion();
       await this.#prepareTables(all.filter((table) => table !== etlMeta));
       if (this.#options.definitions !== undefined) await this.#connection.run(definitionsSql(this.#options.definitions, new Set(this.#tables.keys())));
+      await this.#readUnswept();
       mark('warehouse open');
     } catch (err) {
       this.#release();
@@ -138,6 +135,18 @@ export class DuckDBSink implements Sink {
     return replaced;
   }
 
+  async sweepMovedKeys(): Promise<ReplacedRows> {
+    const dropped = new Map<string, number>();
+    for (const [name, stored] of [...this.#unswept]) {
+      const table = this.#tables.get(name);
+      if (table === undefined) continue;
+      const kept = await readRows(this.connection, table, keptRowsSql(table, target(name), asClusterRange(table, stored)));
+      const [deleted] = await this.#transaction([sweepChange(table, kept)]);
+      dropped.set(name, deleted! - kept.length);
+    }
+    return dropped;
+  }
+
   async recordRun(run: RunRecord): Promise<void> {
     await this.#transaction([tableChange(etlRuns, [run])]);
     if (run.status === 'running') this.#progress?.begin(run, await this.readCheckpoints());
@@ -161,20 +170,36 @@ export class DuckDBSink implements Sink {
     this.#connection = undefined;
     this.#instance = undefined;
     this.#tables.clear();
+    this.#unswept.clear();
   }
 
   #now(): number {
     return (this.#options.now ?? systemClock)();
   }
 
-  /** Applies the changes in one transaction; returns, per change, the stored rows its rows replaced. */
+  /**
+   * Applies the changes in one transaction, with the unswept ranges they move; returns, per change,
+   * the stored rows its rows replaced.
+   */
   async #transaction(changes: readonly TableChange[]): Promise<number[]> {
     const connection = this.connection;
+    const unswept = new Map<string, StoredRange | null>();
+    for (const change of changes) {
+      const name = change.table.name;
+      const current = unswept.has(name) ? unswept.get(name) ?? undefined : this.#unswept.get(name);
+      const next = unsweptAfter(change, current);
+      if (next !== undefined) unswept.set(name, next);
+    }
     await connection.run('BEGIN TRANSACTION');
     try {
       const replaced: number[] = [];
       for (const change of changes) replaced.push(await this.#apply(change));
+      if (unswept.size > 0) await this.#apply(unsweptChange(unswept));
       await connection.run('COMMIT');
+      for (const [name, range] of unswept) {
+        if (range === null) this.#unswept.delete(name);
+        else this.#unswept.set(name, range);
+      }
       return replaced;
     } catch (err) {
       try {
@@ -190,9 +215,9 @@ export class DuckDBSink implements Sink {
    * Deletes the stored rows of the change's keys (their count is returned: the rows replaced), then
    * those of its replaced values, and inserts its rows.
    */
-  async #apply({ table, rows, replace }: TableChange): Promise<number> {
+  async #apply({ table, rows, replace, keysAnywhere }: TableChange): Promise<number> {
     const connection = this.connection;
-    const range = clusterRange(table, rows);
+    const range = keysAnywhere === true ? undefined : clusterRange(table, rows);
     if (rows.length > 0 && replace.length === 0 && range !== undefined && !(await this.#holdsAnyWithin(table, range))) {
       // No stored row shares a key with the group's rows (they would share its clusterBy range): append in place.
       await appendRows(connection, { name: table.name }, table, rows);
@@ -204,7 +229,7 @@ export class DuckDBSink implements Sink {
       await appendRows(connection, { name: stage, catalog: 'temp' }, table, rows);
       const keyMatch = table.primaryKey.map((c) => `t.${quotedIdentifier(c)} = s.${quotedIdentifier(c)}`).join(' AND ');
       const deleted = await connection.run(
-        `DELETE FROM ${target(table.name)} AS t USING ${temp(stage)} AS s WHERE ${keyMatch}${withinRange(table, range, 't')}`,
+        `DELETE FROM ${target(table.name)} AS t USING ${temp(stage)} AS s WHERE ${keyMatch}${clusterBetween(table, range, 't')}`,
       );
       replaced = deleted.rowsChanged;
     }
@@ -212,7 +237,7 @@ export class DuckDBSink implements Sink {
       const name = replaceName(table.name, column);
       await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ${quotedIdentifier(name)} (v ${table.columns[column]!.sqlType})`);
       await appendValues(connection, { name, catalog: 'temp' }, table.columns[column]!, values);
-      const within = unanchored.length === 0 ? withinRange(table, range, 't') : '';
+      const within = unanchored.length === 0 ? clusterBetween(table, range, 't') : '';
       await connection.run(
         `DELETE FROM ${target(table.name)} AS t WHERE t.${quotedIdentifier(column)} IN (SELECT v FROM ${temp(name)})${within}`,
       );
@@ -225,8 +250,16 @@ export class DuckDBSink implements Sink {
     return replaced;
   }
 
+  async #readUnswept(): Promise<void> {
+    const reader = await this.connection.runAndReadAll(
+      `SELECT key, value FROM ${target(etlMeta.name)} WHERE starts_with(key, $prefix)`,
+      { prefix: unsweptKey('') },
+    );
+    for (const [key, value] of reader.getRows()) this.#unswept.set(String(key).slice(unsweptKey('').length), JSON.parse(String(value)) as StoredRange);
+  }
+
   async #holdsAnyWithin(table: AnyTable, range: ClusterRange): Promise<boolean> {
-    const reader = await this.connection.runAndReadAll(`SELECT 1 FROM ${target(table.name)} AS t WHERE true${withinRange(table, range, 't')} LIMIT 1`);
+    const reader = await this.connection.runAndReadAll(`SELECT 1 FROM ${target(table.name)} AS t WHERE true${clusterBetween(table, range, 't')} LIMIT 1`);
     return reader.currentRowCount > 0;
   }
 
@@ -257,4 +290,12 @@ export class DuckDBSink implements Sink {
     ]);
     await this.connection.run(statements.join('\n'));
   }
+}
+
+/** The `_etl_meta` change recording new unswept ranges (null: swept, the row deleted). */
+function unsweptChange(unswept: ReadonlyMap<string, StoredRange | null>): TableChange {
+  const rows = [...unswept].filter(([, range]) => range !== null).map(([name, range]) => ({ key: unsweptKey(name), value: JSON.stringify(range) }));
+  const cleared = [...unswept].filter(([, range]) => range === null).map(([name]) => unsweptKey(name));
+  const change = tableChange(etlMeta, rows);
+  return cleared.length === 0 ? change : { ...change, replace: [{ column: 'key', values: cleared, unanchored: cleared }] };
 }

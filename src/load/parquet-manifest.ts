@@ -70,6 +70,8 @@ const manifestSchema = z.object({
        * absent for files of releases that wrote lt and query ids as unsigned UINT_64.
        */
       parquetTypes: z.number().int().optional(),
+      /** The clusterBy range commits wrote since the table's last sweep of moved keys (`moved-keys.ts`), decimal integers. */
+      unswept: z.object({ min: z.string(), max: z.string() }).optional(),
     }),
   ),
   checkpoints: z.record(z.string(), z.object({ position: z.string(), updatedAt: z.number().int() })),

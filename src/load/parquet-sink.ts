@@ -16,6 +16,7 @@ import { planCommit, replacedRows, tableChange, type ReplaceSet, type TableChang
 import { columnDifferences } from './column-diff.js';
 import { appendRows, appendValues } from './duckdb-append.js';
 import { SINK_THREADS } from './duckdb-open.js';
+import { readRows } from './duckdb-read.js';
 import { fsyncPath } from './durable-fs.js';
 import { removeLeftovers } from './parquet-cleanup.js';
 import { damagedFiles, damagedFilesError, readManifestBesideData, type DamagedFile } from './parquet-integrity.js';
@@ -37,6 +38,7 @@ import {
   type SetAsideFile,
 } from './parquet-manifest.js';
 import { manifestViewsSql, writeViewsFile } from './parquet-views.js';
+import { asClusterRange, keptRowsSql, sweepChange, unsweptAfter } from './moved-keys.js';
 import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
 
 /** Where and how the Parquet sink writes. */
@@ -78,6 +80,8 @@ interface StagedChange {
   readonly rowCount: number;
   readonly groups: ReadonlyMap<string, DayGroup>;
   readonly replace: readonly ReplaceSet[];
+  /** Stored rows of the staged keys may lie in any file (a sweep of moved keys). */
+  readonly keysAnywhere: boolean;
 }
 
 const systemClock = (): number => Math.floor(Date.now() / 1000);
@@ -198,6 +202,19 @@ export class ParquetSink implements Sink {
     return replacedRows(changes, await this.#write(changes));
   }
 
+  async sweepMovedKeys(): Promise<ReplacedRows> {
+    const dropped = new Map<string, number>();
+    for (const table of this.#fileTables()) {
+      const entry = this.#current().tables[table.name];
+      if (entry?.unswept === undefined) continue;
+      const from = this.#scan(entry.files, { filename: false });
+      const kept = entry.files.length === 0 ? [] : await readRows(this.#db(), table, keptRowsSql(table, from, asClusterRange(table, entry.unswept)));
+      const [deleted] = await this.#write([sweepChange(table, kept)]);
+      dropped.set(table.name, deleted! - kept.length);
+    }
+    return dropped;
+  }
+
   async recordRun(run: RunRecord): Promise<void> {
     await this.#write([tableChange(etlRuns, [run])]);
   }
@@ -292,7 +309,9 @@ export class ParquetSink implements Sink {
       }
       for (const { index, change: table } of staged) {
         const name = table.table.name;
-        const entry = tables[name] ?? emptyTableEntry(table.table);
+        const { unswept: stored, ...entry } = tables[name] ?? emptyTableEntry(table.table);
+        const moved = unsweptAfter(changes[index]!, stored);
+        const unswept = moved === undefined ? stored : moved ?? undefined;
         const { hits, keyRows } = await this.#findHits(table, entry.files);
         replaced[index] = keyRows;
         const files: ManifestFile[] = entry.files.filter((file) => !hits.has(file.path));
@@ -316,7 +335,7 @@ export class ParquetSink implements Sink {
             ...(group.min === undefined ? {} : { clusterMin: String(group.min), clusterMax: String(group.max) }),
           });
         }
-        tables[name] = { ...entry, files };
+        tables[name] = { ...entry, files, ...(unswept === undefined ? {} : { unswept }) };
       }
       await this.#swap({ ...manifest, generation, tables, checkpoints }, superseded, created, now);
     } catch (err) {
@@ -481,7 +500,7 @@ export class ParquetSink implements Sink {
       await connection.run(`CREATE TEMP TABLE IF NOT EXISTS ${quotedIdentifier(name)} (v ${table.columns[column]!.sqlType})`);
       await appendValues(connection, { name, catalog: 'temp' }, table.columns[column]!, values);
     }
-    return { table, rowCount: rows.length, groups, replace };
+    return { table, rowCount: rows.length, groups, replace, keysAnywhere: change.keysAnywhere === true };
   }
 
   /**
@@ -494,7 +513,7 @@ export class ParquetSink implements Sink {
     const hits = new Set<string>();
     if (files.length === 0) return { hits, keyRows: 0 };
     const groups = [...staged.groups.values()];
-    const candidates = files.filter((file) =>
+    const candidates = staged.keysAnywhere ? files : files.filter((file) =>
       groups.some((group) =>
         group.date === file.date &&
         (group.min === undefined || file.clusterMin === undefined ||

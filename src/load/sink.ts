@@ -57,6 +57,12 @@ export interface Sink {
   distinctText(table: string, column: string): Promise<string[]>;
   /** Makes the commits durable in one atomic unit, as if committed one after another; says how many rows each data table had replaced. */
   commitAll(commits: readonly StreamCommit[]): Promise<ReplacedRows>;
+  /**
+   * Keeps one row per key among the keys the commits since the last sweep wrote, where the service
+   * listed a key at a second position (`moved-keys.ts`); call once the run's commits are done. Says
+   * how many stored rows each data table dropped for a row of the same key.
+   */
+  sweepMovedKeys(): Promise<ReplacedRows>;
   /** Upserts the run's bookkeeping row (call at start and at end). */
   recordRun(run: RunRecord): Promise<void>;
   /** Releases the warehouse; safe to call twice. */

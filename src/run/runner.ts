@@ -171,6 +171,7 @@ async function runAll(run: Run, plan: Plan): Promise<Map<string, JobResult>> {
     if (result.pages > 0) results.set(read.stream.name, result);
   }
   await commitUnsavedRecords(run, plan);
+  for (const [table, rows] of await run.options.sink.sweepMovedKeys()) run.replaced.set(table, (run.replaced.get(table) ?? 0) + rows);
   for (const progress of plan.progress) results.get(progress.stream)!.checkpoint = progress.position;
   for (const { stream } of [...plan.jobs, ...(plan.snapshots ?? []), ...(plan.keyed ?? [])]) {
     const result = results.get(stream.name);

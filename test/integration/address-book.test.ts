@@ -4,35 +4,24 @@
  * spoils one's checksum). No entry is stored with a friendly form of another address: each is a
  * reject naming both, the transactions themselves load whole, and the run exits 0.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../src/devnet/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Devnet } from '../../src/devnet/index.js';
 import { readAddress } from '../../src/transform/address.js';
 import { addressesTable } from '../../src/streams/addresses.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult } from '../support/cli-result.js';
 import { expectCoveredEqualsTruth } from '../support/expect-truth.js';
-import { startMisbehavingServer, type MisbehavingServer } from '../support/misbehaving-server.js';
-import { KEY } from '../support/test-key.js';
+import type { MisbehavingServer } from '../support/misbehaving-server.js';
+import { useProxiedDevnet } from '../support/proxied-devnet.js';
 import { readWarehouse } from '../support/warehouse-snapshot.js';
-import { makeWorkspace, type Workspace } from '../support/workspace.js';
+import type { Workspace } from '../support/workspace.js';
 
 type Book = Record<string, { user_friendly: string | null }>;
 
 let work: Workspace;
 let devnet: Devnet;
 let proxy: MisbehavingServer;
-
-beforeAll(async () => {
-  work = await makeWorkspace('address-book');
-  devnet = await startDevnet({ seed: 4040, blocks: 20, keys: new Map([[KEY, 'mainnet']]), keyRps: 1000 });
-  proxy = await startMisbehavingServer(devnet.url);
-});
-
-afterAll(async () => {
-  await proxy?.close();
-  await devnet?.close();
-  await work?.remove();
-});
+useProxiedDevnet('address-book', { seed: 4040, blocks: 20 }, (setup) => ({ work, devnet, proxy } = setup));
 
 /** Each entry gets the next entry's friendly form; the first's gets a wrong checksum. */
 function rotate(book: Book): void {

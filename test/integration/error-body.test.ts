@@ -6,15 +6,15 @@
  * warehouse equals the truth.
  */
 import { appendFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../src/devnet/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Devnet } from '../../src/devnet/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult, messageLines, type CliResult } from '../support/cli-result.js';
 import { expectCoveredEqualsTruth } from '../support/expect-truth.js';
-import { startMisbehavingServer, type MisbehavingServer } from '../support/misbehaving-server.js';
-import { KEY } from '../support/test-key.js';
+import type { MisbehavingServer } from '../support/misbehaving-server.js';
+import { useProxiedDevnet } from '../support/proxied-devnet.js';
 import { readWarehouse } from '../support/warehouse-snapshot.js';
-import { makeWorkspace, type Workspace } from '../support/workspace.js';
+import type { Workspace } from '../support/workspace.js';
 
 const SEED = 5150;
 const RETRIES = 2;
@@ -44,18 +44,7 @@ const BODIES: readonly ErrorBody[] = [
 let work: Workspace;
 let devnet: Devnet;
 let proxy: MisbehavingServer;
-
-beforeAll(async () => {
-  work = await makeWorkspace('error-body');
-  devnet = await startDevnet({ seed: SEED, blocks: BLOCKS, keys: new Map([[KEY, 'mainnet']]), keyRps: 1000 });
-  proxy = await startMisbehavingServer(devnet.url);
-});
-
-afterAll(async () => {
-  await proxy?.close();
-  await devnet?.close();
-  await work?.remove();
-});
+useProxiedDevnet('error-body', { seed: SEED, blocks: BLOCKS }, (setup) => ({ work, devnet, proxy } = setup));
 
 const run = (...args: string[]): Promise<CliResult> => runCliInProcess(args);
 

@@ -3,29 +3,18 @@
  * (an hour; a number of seconds past Node's timer range) ends the sync at once with one line saying
  * when to run again, no Node warning, and the warehouse free for the next run.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../src/devnet/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Devnet } from '../../src/devnet/index.js';
 import { runCli } from '../support/cli.js';
 import { describeResult } from '../support/cli-result.js';
-import { startMisbehavingServer, type MisbehavingServer } from '../support/misbehaving-server.js';
-import { KEY } from '../support/test-key.js';
-import { makeWorkspace, type Workspace } from '../support/workspace.js';
+import type { MisbehavingServer } from '../support/misbehaving-server.js';
+import { useProxiedDevnet } from '../support/proxied-devnet.js';
+import type { Workspace } from '../support/workspace.js';
 
 let work: Workspace;
 let devnet: Devnet;
 let proxy: MisbehavingServer;
-
-beforeAll(async () => {
-  work = await makeWorkspace('retry-after');
-  devnet = await startDevnet({ seed: 31, blocks: 20, keys: new Map([[KEY, 'mainnet']]), keyRps: 1000 });
-  proxy = await startMisbehavingServer(devnet.url);
-});
-
-afterAll(async () => {
-  await proxy?.close();
-  await devnet?.close();
-  await work?.remove();
-});
+useProxiedDevnet('retry-after', { seed: 31, blocks: 20 }, (setup) => ({ work, devnet, proxy } = setup));
 
 describe('a Retry-After longer than the client waits', () => {
   for (const seconds of ['3600', '99999999999']) {

@@ -6,18 +6,18 @@
  * warehouse whose checkpoint lies past the newest block a service indexes is refused the same way.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
 import { Coverage } from '../../src/core/coverage.js';
 import { streamByName } from '../../src/streams/index.js';
-import { startDevnet, type Devnet } from '../../src/devnet/index.js';
+import type { Devnet } from '../../src/devnet/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult, messageLines, type CliResult } from '../support/cli-result.js';
 import { expectCoveredEqualsTruth } from '../support/expect-truth.js';
-import { startMisbehavingServer, type MisbehavingServer } from '../support/misbehaving-server.js';
-import { KEY } from '../support/test-key.js';
+import type { MisbehavingServer } from '../support/misbehaving-server.js';
+import { useProxiedDevnet } from '../support/proxied-devnet.js';
 import { readWarehouse } from '../support/warehouse-snapshot.js';
-import { makeWorkspace, type Workspace } from '../support/workspace.js';
+import type { Workspace } from '../support/workspace.js';
 
 const SEED = 9117;
 const BLOCKS = 30;
@@ -113,18 +113,7 @@ const GLITCHES: readonly Glitch[] = [
 let work: Workspace;
 let devnet: Devnet;
 let proxy: MisbehavingServer;
-
-beforeAll(async () => {
-  work = await makeWorkspace('tip-glitch');
-  devnet = await startDevnet({ seed: SEED, blocks: BLOCKS, keys: new Map([[KEY, 'mainnet']]), keyRps: 1000 });
-  proxy = await startMisbehavingServer(devnet.url);
-});
-
-afterAll(async () => {
-  await proxy?.close();
-  await devnet?.close();
-  await work?.remove();
-});
+useProxiedDevnet('tip-glitch', { seed: SEED, blocks: BLOCKS }, (setup) => ({ work, devnet, proxy } = setup));
 
 const run = (...args: string[]): Promise<CliResult> => runCliInProcess(args);
 

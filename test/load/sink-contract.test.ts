@@ -198,6 +198,41 @@ describe.concurrent.each([duckdb, parquet].map((sut) => [sut.name, sut] as const
     });
   });
 
+  it('keeps one row of a key listed at a second position once swept: the row read last, wherever the other lies, after a kill too', async () => {
+    const path = await sut.place();
+    const commit = (rows: TransferRow[], checkpoint: string): StreamCommit => ({ stream: 'transfers', rows: new Map([tableRows(transfers, rows)]), checkpoint });
+    const stored = async (sink: Sink): Promise<[string, bigint, string | null][]> =>
+      (await sut.rows(sink, path, transfers)).map((row) => [row.tx_hash, row.lt, row.comment] as [string, bigint, string | null]).sort((a, b) => Number(a[1] - b[1]));
+    let sink = await sut.open(path, [transfers]);
+    try {
+      await sink.commitAll([commit([transfer(1), transfer(4)], '1')]);
+      expect(await sink.sweepMovedKeys()).toEqual(new Map([['transfers', 0]]));
+      // Transfer 1 again, a day later and 9e9 lt further: outside this commit's range, as a second row until the sweep.
+      await sink.commitAll([commit([day2(1, { lt: 9_000_000_000n, comment: 'moved' })], '2')]);
+      expect(await stored(sink)).toHaveLength(3);
+      expect(await sink.sweepMovedKeys()).toEqual(new Map([['transfers', 1]]));
+      expect(await stored(sink)).toEqual([[hashOf(4), 1_000_004n, null], [hashOf(1), 9_000_000_000n, 'moved']]);
+      // Two commits of one run list transfer 5 at two lts; the process dies before its sweep.
+      await sink.commitAll([commit([transfer(5, { lt: 2_000_000_000n })], '3')]);
+      await sink.commitAll([commit([transfer(5, { lt: 3_000_000_000n, comment: 'last' })], '4')]);
+      await sink.close();
+      sink = await sut.open(path, [transfers]);
+      expect(await stored(sink)).toHaveLength(4);
+      expect(await sink.sweepMovedKeys()).toEqual(new Map([['transfers', 1]]));
+      // Transfer 1 read back at its first lt: the last read wins, also below the stored one.
+      await sink.commitAll([commit([transfer(1, { comment: 'back' })], '5')]);
+      expect(await sink.sweepMovedKeys()).toEqual(new Map([['transfers', 1]]));
+      expect(await sink.sweepMovedKeys()).toEqual(new Map());
+      expect(await stored(sink)).toEqual([
+        [hashOf(1), 1_000_001n, 'back'],
+        [hashOf(4), 1_000_004n, null],
+        [hashOf(5), 3_000_000_000n, 'last'],
+      ]);
+    } finally {
+      await sink.close();
+    }
+  });
+
   it('commits several batches as one, equal to committing them one after another, or none of them', async () => {
     const later: StreamCommit = {
       stream: 'transfers',

@@ -81,6 +81,7 @@ async function recordingSink(log: Log, commits: StreamCommit[], delayMs = 0, fai
     readCheckpoints: () => duckdb.readCheckpoints(),
     distinctText: (table, column) => duckdb.distinctText(table, column),
     recordRun: (run) => duckdb.recordRun(run),
+    sweepMovedKeys: () => duckdb.sweepMovedKeys(),
     close: () => duckdb.close(),
     commitAll: async (group) => {
       await new Promise((resolve) => setTimeout(resolve, delayMs));

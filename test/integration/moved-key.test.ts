@@ -1,0 +1,87 @@
+/**
+ * A key the service lists again at another position, from the user's side: a first backfill stores
+ * transaction X; during a second backfill of a later range, a proxy in front of the devnet serves
+ * another transaction Y under X's hash. The warehouse keeps X once, as read last (at Y's lt), in both
+ * sinks, and the run counts the stored row it dropped as replaced.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactionsTable } from '../../src/streams/transactions.js';
+import { startDevnet, type Devnet } from '../../src/devnet/index.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
+import { describeResult } from '../support/cli-result.js';
+import { startMisbehavingServer, type MisbehavingServer } from '../support/misbehaving-server.js';
+import { FIRST_MC } from '../support/test-devnet.js';
+import { KEY } from '../support/test-key.js';
+import { readWarehouse } from '../support/warehouse-snapshot.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
+
+const SEED = 6161;
+const BLOCKS = 40;
+const MID = FIRST_MC + 20;
+const TO = FIRST_MC + 39;
+
+interface ApiTransaction {
+  hash: string;
+  lt: string;
+}
+
+let work: Workspace;
+let devnet: Devnet;
+let proxy: MisbehavingServer;
+
+beforeAll(async () => {
+  work = await makeWorkspace('moved-key');
+  devnet = await startDevnet({ seed: SEED, blocks: BLOCKS, keys: new Map([[KEY, 'mainnet']]), keyRps: 1000 });
+  proxy = await startMisbehavingServer(devnet.url);
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await devnet?.close();
+  await work?.remove();
+});
+
+/** Passes the devnet's answers through, each transactions list given to `see` (which may change it). */
+function watchingTransactions(see: (transactions: ApiTransaction[]) => void): void {
+  proxy.behave((request) => {
+    if (new URL(request.url, proxy.origin).pathname !== '/api/v3/transactions') return { kind: 'proxy' };
+    return { kind: 'proxy', change: (answer) => {
+      see(answer['transactions'] as ApiTransaction[]);
+      return answer;
+    } };
+  });
+}
+
+describe.each<SinkKind>(['duckdb', 'parquet'])('a key listed again at another position, into %s', (kind) => {
+  it('is stored once, where it was read last; the dropped row counts as replaced', async () => {
+    const sinkPath = work.sinkPath(kind, 'moved');
+    const pipeline = await work.pipeline({ url: proxy.url, kind, sinkPath, name: `moved-${kind}.yaml`, streams: ['transactions'] });
+    let moved: ApiTransaction | undefined;
+    watchingTransactions((transactions) => {
+      moved ??= transactions[0];
+    });
+    const first = await runCliInProcess(['backfill', pipeline, '--from', `mc:${FIRST_MC}`, '--to', `mc:${MID}`]);
+    expect(first.code, describeResult(first)).toBe(0);
+    expect(moved, 'a transaction of the first range').toBeDefined();
+
+    let taker: ApiTransaction | undefined;
+    watchingTransactions((transactions) => {
+      for (const transaction of transactions) {
+        taker ??= { ...transaction };
+        if (transaction.hash === taker.hash) transaction.hash = moved!.hash;
+      }
+    });
+    const second = await runCliInProcess(['backfill', pipeline, '--from', `mc:${MID}`, '--to', `mc:${TO}`]);
+    expect(second.code, describeResult(second)).toBe(0);
+    expect(taker, 'a transaction of the second range').toBeDefined();
+
+    const snapshot = await readWarehouse(kind, sinkPath, { glob: false, partial: true, tables: [transactionsTable] });
+    const rows = snapshot.tables.get('transactions')!;
+    const hashes = rows.map((row) => row['tx_hash'] as string);
+    expect(hashes.length - new Set(hashes).size, 'keys stored twice').toBe(0);
+    expect(rows.filter((row) => row['tx_hash'] === moved!.hash).map((row) => String(row['tx_lt']))).toEqual([taker!.lt]);
+    expect(rows.filter((row) => row['tx_hash'] === taker!.hash), "the taker's own key").toEqual([]);
+    const replaced = [...snapshot.runs].sort((a, b) => a.started_at - b.started_at).map((row) => [row.status, JSON.parse(row.rows_replaced!) as unknown]);
+    expect(replaced).toEqual([['ok', { transactions: 0 }], ['ok', { transactions: 1 }]]);
+  });
+});
