@@ -10,6 +10,13 @@ import { analystDefinitions } from '../streams/analyst-views.js';
 import { overridesOf, type PipelineArgs } from './pipeline-options.js';
 import { plannedStreams, warehouseTables } from './session.js';
 import { holdsNoStatement, streamStatements, type ShowResult } from './streamed-statement.js';
+import { refuseWarehouseWrites } from './warehouse-writes.js';
+
+/** A query session over a pipeline's warehouse that knows where the warehouse lies. */
+export interface PipelineQuerySession extends QuerySession {
+  /** Refuses SQL whose statements would write files into the warehouse (`warehouse-writes.ts`). */
+  refuseWrites(sql: string): void;
+}
 
 /** The pipeline file (and its override flags) as a reader takes it: without the API key. */
 export function readerPipeline(args: PipelineArgs): Pipeline {
@@ -17,17 +24,20 @@ export function readerPipeline(args: PipelineArgs): Pipeline {
 }
 
 /** Opens the warehouse the pipeline names, for reading by `command`. */
-export async function openPipelineQuerySession(pipeline: Pipeline, command: 'query' | 'sql' | 'report'): Promise<QuerySession> {
-  return openQuerySession(pipeline.sink.kind, pipeline.sink.path, warehouseTables(plannedStreams(pipeline)), analystDefinitions, command);
+export async function openPipelineQuerySession(pipeline: Pipeline, command: 'query' | 'sql' | 'report'): Promise<PipelineQuerySession> {
+  const { kind, path } = pipeline.sink;
+  const session = await openQuerySession(kind, path, warehouseTables(plannedStreams(pipeline)), analystDefinitions, command);
+  return { ...session, refuseWrites: (sql) => refuseWarehouseWrites(sql, kind, path, command) };
 }
 
 /**
- * Runs `sql` (one or more statements) and streams the last one's result to `show`; a failure of
+ * Runs `sql` (one or more statements, none writing into the warehouse) and streams the last one's result to `show`; a failure of
  * DuckDB's, as a statement starts or while its rows stream, is a FatalError (exit 1) of DuckDB's
  * whole text.
  */
-export async function runStatement(session: QuerySession, sql: string, show: ShowResult): Promise<void> {
+export async function runStatement(session: PipelineQuerySession, sql: string, show: ShowResult): Promise<void> {
   if (holdsNoStatement(sql)) throw new ConfigError('no SQL statement given: e.g. chain-etl query pipelines/demo.yaml "SELECT count(*) FROM transactions"');
+  session.refuseWrites(sql);
   try {
     await streamStatements(session.connection, sql, show, true);
   } catch (err) {

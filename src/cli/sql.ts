@@ -8,12 +8,12 @@
  */
 import { createInterface } from 'node:readline';
 import type { CommandModule } from 'yargs';
-import type { DuckDBConnection, DuckDBResult } from '@duckdb/node-api';
+import type { DuckDBResult } from '@duckdb/node-api';
 import { FatalError } from '../core/errors.js';
 import { writeResult } from './result-format.js';
 import { lineWidth, maxWidthFlag, resultOptions, type ResultArgs } from './result-options.js';
 import { resultOutput, type ResultOutput } from './result-output.js';
-import { openPipelineQuerySession, readerPipeline, sqlErrorText } from './query-session.js';
+import { openPipelineQuerySession, readerPipeline, sqlErrorText, type PipelineQuerySession } from './query-session.js';
 import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { holdsNoStatement, streamStatements } from './streamed-statement.js';
 
@@ -33,7 +33,7 @@ export const sqlCommand: CommandModule<object, SqlArgs> = {
     const maxWidth = maxWidthFlag(args);
     const session = await openPipelineQuerySession(readerPipeline(args), 'sql');
     try {
-      const failed = await prompt(session.connection, (result, out) => writeResult(result, args.format, out, { maxWidth: lineWidth(maxWidth), csvRaw: args['csv-raw'] }));
+      const failed = await prompt(session, (result, out) => writeResult(result, args.format, out, { maxWidth: lineWidth(maxWidth), csvRaw: args['csv-raw'] }));
       if (failed > 0 && process.stdin.isTTY !== true) throw new FatalError(`${failed} of the statements and commands failed (the errors above)`);
     } finally {
       session.close();
@@ -44,7 +44,7 @@ export const sqlCommand: CommandModule<object, SqlArgs> = {
 type Show = (result: DuckDBResult, out: ResultOutput) => Promise<void>;
 
 /** Reads stdin to `.quit`, its end or stdout's reader gone; returns how many statements and commands failed. */
-async function prompt(connection: DuckDBConnection, show: Show): Promise<number> {
+async function prompt(session: PipelineQuerySession, show: Show): Promise<number> {
   const terminal = process.stdin.isTTY === true;
   const lines = createInterface({ input: process.stdin, output: terminal ? process.stdout : undefined, terminal });
   const results = resultOutput(process.stdout);
@@ -57,7 +57,8 @@ async function prompt(connection: DuckDBConnection, show: Show): Promise<number>
   const run = async (sql: string): Promise<void> => {
     if (holdsNoStatement(sql)) return;
     try {
-      await streamStatements(connection, sql, (result) => show(result, results));
+      session.refuseWrites(sql);
+      await streamStatements(session.connection, sql, (result) => show(result, results));
     } catch (err) {
       fail(sqlErrorText(err));
     }

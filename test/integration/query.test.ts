@@ -7,8 +7,8 @@
  * sql` reads statements piped in. How the output fits a terminal and streams: query-output.test.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, stat, symlink } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
@@ -204,6 +204,41 @@ describe('chain-etl query refusals and failures', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(kind === 'duckdb' ? /^chain-etl: .* attached in read-only mode!\n$/ : /^chain-etl: .*Can only delete from base table.*\n$/);
     expect(kind === 'duckdb' ? (await stat(path)).mtimeMs : await readFile(join(path, '_manifest.json'), 'utf8')).toEqual(before);
+  });
+
+  it.each<SinkKind>(['duckdb', 'parquet'])('%s: a file written into the warehouse is refused (exit 2), however it is named; one written elsewhere is', async (kind) => {
+    const path = work.sinkPath(kind);
+    const files = async (): Promise<unknown> =>
+      kind === 'duckdb' ? [(await stat(path)).mtimeMs, existsSync(`${path}.wal`)] : [await readFile(join(path, '_manifest.json'), 'utf8'), (await readdir(path, { recursive: true })).sort()];
+    const before = await files();
+    const inside = kind === 'duckdb' ? path : join(path, '_manifest.json');
+    const link = join(work.dir, `link-${kind}`);
+    await symlink(kind === 'duckdb' ? work.dir : path, link);
+    const linked = kind === 'duckdb' ? join(link, basename(path)) : join(link, 'transactions', 'x.parquet');
+    const refused = [
+      [`COPY (SELECT 1 AS a) TO '${inside}'`, 'COPY … TO', inside],
+      [`copy (select 'x''y' as a) to '${relative(process.cwd(), inside)}' (format csv)`, 'COPY … TO', relative(process.cwd(), inside)],
+      [`SELECT 1; /* then */ EXPLAIN ANALYZE COPY (SELECT 2) TO '${linked}'`, 'COPY … TO', linked],
+      [`EXPORT DATABASE '${kind === 'duckdb' ? `${path}.export` : join(path, 'export')}'`, 'EXPORT DATABASE', kind === 'duckdb' ? `${path}.export` : join(path, 'export')],
+      [`ATTACH '${kind === 'duckdb' ? `${path}.wal` : join(path, 'x.duckdb')}' AS w`, 'ATTACH', kind === 'duckdb' ? `${path}.wal` : join(path, 'x.duckdb')],
+    ] as const;
+    for (const [sql, statement, target] of refused) {
+      const result = await query(kind, sql);
+      expect([result.code, result.stdout, result.stderr], sql).toEqual([
+        2,
+        '',
+        `chain-etl: query writes nothing into the warehouse: ${statement} '${target}' lies inside ${path}, which only sync, backfill, repair and compact change; ` +
+          'write it outside (or print the result: --format csv > file)\n',
+      ]);
+    }
+    const unnamed = await query(kind, `COPY (SELECT 1) TO ${kind === 'duckdb' ? 'getenv(\'HOME\')' : '"x"'}`);
+    expect([unnamed.code, unnamed.stderr]).toEqual([2, 'chain-etl: query cannot tell where this COPY … TO writes: give its file as a quoted path outside the warehouse\n']);
+    expect(await files(), 'the warehouse is as the sync left it').toEqual(before);
+
+    const elsewhere = join(work.dir, `count-${kind}.csv`);
+    const copied = await query(kind, `COPY (SELECT count(*) AS n FROM transactions) TO '${elsewhere}' (HEADER false)`);
+    expect(copied.code, describeResult(copied)).toBe(0);
+    expect(await readFile(elsewhere, 'utf8')).toBe(`${(await transactionFacts(kind)).count}\n`);
   });
 
   it('usage: no SQL, an empty one or an unknown format exit 2', async () => {
