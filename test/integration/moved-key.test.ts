@@ -4,16 +4,16 @@
  * another transaction Y under X's hash. The warehouse keeps X once, as read last (at Y's lt), in both
  * sinks, and the run counts the stored row it dropped as replaced.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { transactionsTable } from '../../src/streams/transactions.js';
-import { startDevnet, type Devnet } from '../../src/devnet/index.js';
+import type { Devnet } from '../../src/devnet/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult } from '../support/cli-result.js';
-import { startMisbehavingServer, type MisbehavingServer } from '../support/misbehaving-server.js';
+import type { MisbehavingServer } from '../support/misbehaving-server.js';
+import { useProxiedDevnet } from '../support/proxied-devnet.js';
 import { FIRST_MC } from '../support/test-devnet.js';
-import { KEY } from '../support/test-key.js';
 import { readWarehouse } from '../support/warehouse-snapshot.js';
-import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
+import type { SinkKind, Workspace } from '../support/workspace.js';
 
 const SEED = 6161;
 const BLOCKS = 40;
@@ -28,18 +28,7 @@ interface ApiTransaction {
 let work: Workspace;
 let devnet: Devnet;
 let proxy: MisbehavingServer;
-
-beforeAll(async () => {
-  work = await makeWorkspace('moved-key');
-  devnet = await startDevnet({ seed: SEED, blocks: BLOCKS, keys: new Map([[KEY, 'mainnet']]), keyRps: 1000 });
-  proxy = await startMisbehavingServer(devnet.url);
-});
-
-afterAll(async () => {
-  await proxy?.close();
-  await devnet?.close();
-  await work?.remove();
-});
+useProxiedDevnet('moved-key', { seed: SEED, blocks: BLOCKS }, (setup) => ({ work, devnet, proxy } = setup));
 
 /** Passes the devnet's answers through, each transactions list given to `see` (which may change it). */
 function watchingTransactions(see: (transactions: ApiTransaction[]) => void): void {
