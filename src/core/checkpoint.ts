@@ -17,6 +17,8 @@ export interface StreamCheckpoint {
    * rows may still be in the tables; the next complete snapshot deletes them. Absent when none.
    */
   readonly pending?: readonly bigint[];
+  /** The earliest position of a stored item the service may still change (`StreamDefinition.openUntil`); absent when none. */
+  readonly open?: bigint;
   /** Undefined for a row of an earlier release. */
   readonly scope: StreamScope | undefined;
 }
@@ -26,6 +28,7 @@ export function encodeCheckpoint(checkpoint: StreamCheckpoint): string {
     position: checkpoint.position.toString(),
     covered: checkpoint.covered.ranges.map((r) => [r.from.toString(), r.to.toString()]),
     ...(checkpoint.pending === undefined || checkpoint.pending.length === 0 ? {} : { pending: checkpoint.pending.map(String) }),
+    ...(checkpoint.open === undefined ? {} : { open: checkpoint.open.toString() }),
     ...(checkpoint.scope === undefined ? {} : { scope: checkpoint.scope }),
   });
 }
@@ -45,7 +48,8 @@ export function decodeCheckpoint(text: string): StreamCheckpoint {
     }
   }
   const pending = Array.isArray(parsed.pending) ? parsed.pending.filter((p): p is string => typeof p === 'string' && INTEGER.test(p)).map(BigInt) : [];
-  return { position: BigInt(parsed.position), covered: new Coverage(ranges), ...(pending.length === 0 ? {} : { pending }), scope: isRecord(parsed.scope) ? (parsed.scope as unknown as StreamScope) : undefined };
+  const open = typeof parsed.open === 'string' && INTEGER.test(parsed.open) ? { open: BigInt(parsed.open) } : {};
+  return { position: BigInt(parsed.position), covered: new Coverage(ranges), ...(pending.length === 0 ? {} : { pending }), ...open, scope: isRecord(parsed.scope) ? (parsed.scope as unknown as StreamScope) : undefined };
 }
 
 const INTEGER = /^-?\d+$/;

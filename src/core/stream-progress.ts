@@ -11,6 +11,14 @@ export class StreamProgress {
   readonly #covered: Coverage;
   /** The record as last stored: the row read before the run, then each commit's. */
   #stored: string | undefined;
+  /** The stored record's earliest open item (see `StreamDefinition.openUntil`). */
+  #open: bigint | undefined;
+  /** The earliest item this run stored that was still open at its settled tip. */
+  #found: bigint | undefined;
+  /** The settled tip's time this run reads up to; undefined before `beginRun`. */
+  #chainTime: bigint | undefined;
+  /** This run reads the stream again from `#open` (a sync). */
+  #rereads = false;
 
   constructor(
     readonly stream: string,
@@ -20,7 +28,35 @@ export class StreamProgress {
   ) {
     this.#position = start.position;
     this.#covered = new Coverage(start.covered.ranges);
+    this.#open = start.open;
     this.#stored = stored;
+  }
+
+  /**
+   * Starts a run that reads up to a settled tip of time `chainTime` (unix seconds); `rereads`: it
+   * reads the stream again from the earliest open item, which this returns (undefined: none).
+   */
+  beginRun(chainTime: number, rereads: boolean): bigint | undefined {
+    this.#chainTime = BigInt(chainTime);
+    this.#rereads = rereads;
+    return this.#open;
+  }
+
+  /** Notes items of a page about to commit: those still open at the run's tip are read again by a later sync. */
+  noteOpen(items: readonly OpenItem[]): void {
+    for (const { position, until } of items) {
+      if (this.#chainTime !== undefined && until <= this.#chainTime) continue;
+      if (this.#found === undefined || position < this.#found) this.#found = position;
+    }
+  }
+
+  /**
+   * Ends a run whose jobs all committed: a run that read the stream again from the open items keeps
+   * only those it found open; another adds those to the stored ones. A run that fails never gets
+   * here, so its commits keep the stored open items.
+   */
+  endRun(): void {
+    this.#open = this.#rereads ? this.#found : minOf(this.#open, this.#found);
   }
 
   get position(): bigint {
@@ -45,12 +81,28 @@ export class StreamProgress {
 
   /** The record to store now; remembered as stored. */
   encode(): string {
-    this.#stored = encodeCheckpoint({ position: this.#position, covered: this.#covered, scope: this.scope });
+    this.#stored = encodeCheckpoint(this.#record());
     return this.#stored;
   }
 
   /** The record differs from the stored one (a first run at the tip, a record of an earlier release). */
   get changed(): boolean {
-    return this.#stored !== encodeCheckpoint({ position: this.#position, covered: this.#covered, scope: this.scope });
+    return this.#stored !== encodeCheckpoint(this.#record());
   }
+
+  #record(): StreamCheckpoint {
+    const open = minOf(this.#open, this.#found);
+    return { position: this.#position, covered: this.#covered, ...(open === undefined ? {} : { open }), scope: this.scope };
+  }
+}
+
+/** An item a page stored at `position` that the service may change until `until` (unix seconds). */
+export interface OpenItem {
+  readonly position: bigint;
+  readonly until: bigint;
+}
+
+function minOf(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
+  if (a === undefined) return b;
+  return b === undefined || a < b ? a : b;
 }

@@ -102,6 +102,13 @@ export interface StreamDefinition<Item = unknown, Filters = unknown> extends Str
    * every listed item is final.
    */
   settled?(item: Item): boolean;
+  /**
+   * Unix time until which the service may still change what it lists for the item (a validator
+   * cycle's complaints, until its stakes are released). A sync reads the stream again from the
+   * earliest item whose time had not passed at the settled tip of the run that read it (the
+   * checkpoint's `open`). Undefined: an item never changes once listed.
+   */
+  openUntil?(item: Item): bigint;
   /** The item's position on the stream's axis (tx lt, trace_end_lt, utime…). */
   position(item: Item): bigint;
   /** Pure and synchronous: the rows one item contributes to each table. */

@@ -1,4 +1,5 @@
 import { exactJson } from '../core/exact-json.js';
+import type { OpenItem } from '../core/stream-progress.js';
 import type { Row } from '../core/table.js';
 import type { StreamDefinition } from '../core/stream.js';
 import type { Reject } from '../extract/checked-page.js';
@@ -20,6 +21,8 @@ export interface PageRows {
   readonly last: boolean;
   /** Items the response carried, valid or not. */
   readonly received: number;
+  /** The page's items the service may still change, for streams that say (`StreamDefinition.openUntil`). */
+  readonly open: readonly OpenItem[];
 }
 
 /**
@@ -64,7 +67,8 @@ function toPageRows(stream: StreamDefinition, filters: unknown, page: Page<Prepa
   add(addressesTable.name, book.rows);
   const params = JSON.stringify({ ...page.request, filters: filters ?? null });
   const rejects = [...page.rejects, ...book.rejects].map((r) => ({ endpoint: stream.endpoint, params, raw: exactJson(r.raw), reason: r.reason }));
-  return { rows, rejects, count, through: page.through, last: page.last, received: page.items.length + page.rejects.length };
+  const open = page.items.flatMap((item) => (item.openUntil === undefined ? [] : [{ position: item.position, until: item.openUntil }]));
+  return { rows, rejects, count, through: page.through, last: page.last, received: page.items.length + page.rejects.length, open };
 }
 
 /** The `addresses` rows of a prepared address book and its entries' rejects, in the book's order. */

@@ -101,6 +101,8 @@ export async function planSync(pipeline: Pipeline, planned: readonly PlannedStre
       const { position } = stored.record;
       from = position + 1n;
       if (stream.rescansOverlap) from = minBig(from, await overlapStart(pipeline, stream.axis, minBig(position, to), ctx));
+      const open = record.beginRun(ctx.tip.utime, true);
+      if (open !== undefined) from = minBig(from, open);
       if (pipeline.start.kind !== 'tip') {
         // The warehouse begins at `start`: what is missing below the checkpoint (an earlier start, a
         // range removed by repair) is fetched too. A row of an earlier release began there.
@@ -113,6 +115,7 @@ export async function planSync(pipeline: Pipeline, planned: readonly PlannedStre
     } else {
       from = pipeline.start.kind === 'tip' ? to + 1n : await positionOf(pipeline.start, stream.axis, ctx);
       record = new StreamProgress(stream.name, ctx.scopeOf(planned), { position: from - 1n, covered: new Coverage() }, undefined);
+      record.beginRun(ctx.tip.utime, true);
     }
     progress.push(record);
     if (from <= to) jobs.push({ stream, filters: planned.filters, progress: record, from, to });
@@ -154,6 +157,7 @@ export async function planBackfill(planned: readonly PlannedStream[], range: Bac
     const record = stored === undefined
       ? new StreamProgress(stream.name, ctx.scopeOf(planned), { position: start - 1n, covered: new Coverage() }, undefined)
       : new StreamProgress(stream.name, ctx.scopeOf(planned), stored.record, stored.text);
+    record.beginRun(ctx.tip.utime, false);
     progress.push(record);
     for (const gap of record.gapsIn({ from: start, to: end })) {
       jobs.push({ stream, filters: planned.filters, progress: record, from: gap.from, to: gap.to });

@@ -170,6 +170,7 @@ async function runAll(run: Run, plan: Plan): Promise<Map<string, JobResult>> {
     await readByKey(snapshotContext(run, read.stream), run.options.sink, read, result);
     if (result.pages > 0) results.set(read.stream.name, result);
   }
+  for (const progress of plan.progress) progress.endRun();
   await commitUnsavedRecords(run, plan);
   for (const [table, rows] of await run.options.sink.sweepMovedKeys()) run.replaced.set(table, (run.replaced.get(table) ?? 0) + rows);
   for (const progress of plan.progress) results.get(progress.stream)!.checkpoint = progress.position;
@@ -288,6 +289,7 @@ async function commitPage(run: Run, windowRun: WindowRun, page: PageRows): Promi
   if (run.options.strict && page.rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, page.rejects);
   await run.committer.submit(() => {
     job.progress.cover(job.from, tracker.advance(windowRun.index, page.through));
+    job.progress.noteOpen(page.open);
     return { stream: job.stream.name, rows: page.rows, checkpoint: job.progress.encode(), rejects: page.rejects };
   });
   result.rows += page.count;

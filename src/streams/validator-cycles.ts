@@ -2,7 +2,9 @@
  * The `validator_cycles` stream: validation cycles and their validator sets
  * (`/api/v3/validators/cycles`), one row per cycle and one per validator of it. The service orders
  * cycles by their start (utime_since) and its utime filter is on it, so the stream pages by utime on
- * cycle_start. A cycle is listed once its first block is indexed, and its set is final then.
+ * cycle_start. A cycle is listed once its first block is indexed, and its set is final then; its
+ * members' complaints are not: they are registered until the set's stakes are released, so a sync
+ * reads a cycle again until then (`openUntil`).
  */
 import { z } from 'zod';
 import { utimePage } from '../api/v3.js';
@@ -127,6 +129,8 @@ export const validatorCyclesStream = defineStream({
   item: validatorCycleItem,
   rescansOverlap: false,
   position: (cycle) => BigInt(cycle.cycle_start),
+  // Complaints against the set's validators are registered until its stakes are released.
+  openUntil: (cycle) => BigInt(cycle.cycle_end + cycle.stake_held_for),
   key: (cycle) => String(cycle.cycle_start),
   toRows: (cycle) =>
     new Map([

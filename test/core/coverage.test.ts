@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
 import { Coverage, type Range } from '../../src/core/coverage.js';
+import { StreamProgress } from '../../src/core/stream-progress.js';
 
 const range = fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: -1, max: 12 })).map(([from, length]): Range => ({ from: BigInt(from), to: BigInt(from + length) }));
 
@@ -77,5 +78,37 @@ describe('checkpoint records', () => {
   it('refuse unreadable rows with a message naming them', () => {
     expect(() => decodeCheckpoint('{"lt":"5"}')).toThrow('unreadable checkpoint "{\\"lt\\":\\"5\\"}": expected {"position":"<integer>",…}');
     expect(() => decodeCheckpoint('{"position":"5","covered":[["1"]]}')).toThrow('"covered" holds ["1"], expected ["<from>","<to>"]');
+  });
+});
+
+describe('open items in a stream record', () => {
+  const scope = { network: 'mainnet', service: 'https://toncenter.com', anchor: { seqno: 7, rootHash: 'AA==' }, filters: {} };
+  const recordAfter = (progress: StreamProgress): bigint | undefined => decodeCheckpoint(progress.encode()).open;
+
+  it('keep the earliest item still open at the tip; a run that reads again from it keeps only what it found open', () => {
+    const first = new StreamProgress('cycles', scope, { position: 0n, covered: new Coverage() }, undefined);
+    expect(first.beginRun(1000, true)).toBeUndefined();
+    first.noteOpen([{ position: 100n, until: 900n }, { position: 200n, until: 1500n }, { position: 300n, until: 2000n }]);
+    first.endRun();
+    expect(recordAfter(first)).toBe(200n);
+
+    const next = new StreamProgress('cycles', scope, decodeCheckpoint(first.encode()), first.encode());
+    expect(next.beginRun(1600, true)).toBe(200n);
+    // Until the run ends, a commit keeps the stored open item: a run that fails midway read it again only in part.
+    next.noteOpen([{ position: 200n, until: 1500n }]);
+    expect(recordAfter(next)).toBe(200n);
+    next.noteOpen([{ position: 300n, until: 2000n }]);
+    next.endRun();
+    expect(next.changed).toBe(true);
+    expect(recordAfter(next)).toBe(300n);
+  });
+
+  it('stay when a run (a backfill) does not read the stream again from them', () => {
+    const stored = encodeCheckpoint({ position: 500n, covered: new Coverage([{ from: 0n, to: 500n }]), open: 300n, scope });
+    const backfill = new StreamProgress('cycles', scope, decodeCheckpoint(stored), stored);
+    backfill.beginRun(5000, false);
+    backfill.noteOpen([{ position: 400n, until: 6000n }]);
+    backfill.endRun();
+    expect(recordAfter(backfill)).toBe(300n);
   });
 });

@@ -20,6 +20,8 @@ export interface PreparedItem {
   readonly position: bigint;
   readonly key: string;
   readonly rows: RowsByTable;
+  /** Until when the service may change the item (`StreamDefinition.openUntil`), for streams that declare it. */
+  readonly openUntil?: bigint;
 }
 
 /** A reject as it crosses threads: the item's exact JSON text (not yet redacted) and why it failed. */
@@ -68,7 +70,12 @@ export function preparePage<Item>(stream: StreamDefinition<Item, never>, body: U
   return {
     kind: 'page',
     page: {
-      ok: ok.map((item) => ({ position: stream.position(item), key: stream.key(item), rows: stream.toRows(item) })),
+      ok: ok.map((item) => ({
+        position: stream.position(item),
+        key: stream.key(item),
+        rows: stream.toRows(item),
+        ...(stream.openUntil === undefined ? {} : { openUntil: stream.openUntil(item) }),
+      })),
       rejects: rejects.map((reject) => ({ json: exactJson(reject.raw), reason: reject.reason, identity: rejectIdentity(stream, reject.raw) })),
       received: raw.length,
       book: preparedBook(parsed.address_book),
