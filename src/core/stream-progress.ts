@@ -19,6 +19,8 @@ export class StreamProgress {
   #chainTime: bigint | undefined;
   /** This run reads the stream again from `#open` (a sync). */
   #rereads = false;
+  /** The stream's items may change after they are listed: the record always says from where (`open`). */
+  #tracksOpen = false;
 
   constructor(
     readonly stream: string,
@@ -33,12 +35,16 @@ export class StreamProgress {
   }
 
   /**
-   * Starts a run that reads up to a settled tip of time `chainTime` (unix seconds); `rereads`: it
-   * reads the stream again from the earliest open item, which this returns (undefined: none).
+   * Starts a run that reads up to a settled tip of time `chainTime` (unix seconds). `tracksOpen`: the
+   * stream declares `openUntil`; `rereads`: the run reads it again from the earliest open item, which
+   * this returns (undefined: none). A record of such a stream that does not say (an earlier
+   * release's) is read again from the start of what it covers.
    */
-  beginRun(chainTime: number, rereads: boolean): bigint | undefined {
+  beginRun(chainTime: number, { rereads, tracksOpen }: { readonly rereads: boolean; readonly tracksOpen: boolean }): bigint | undefined {
     this.#chainTime = BigInt(chainTime);
     this.#rereads = rereads;
+    this.#tracksOpen = tracksOpen;
+    if (tracksOpen && this.#open === undefined && this.#stored !== undefined) this.#open = this.#covered.ranges[0]?.from;
     return this.#open;
   }
 
@@ -91,7 +97,7 @@ export class StreamProgress {
   }
 
   #record(): StreamCheckpoint {
-    const open = minOf(this.#open, this.#found);
+    const open = minOf(this.#open, this.#found) ?? (this.#tracksOpen ? this.#position + 1n : undefined);
     return { position: this.#position, covered: this.#covered, ...(open === undefined ? {} : { open }), scope: this.scope };
   }
 }

@@ -101,7 +101,7 @@ export async function planSync(pipeline: Pipeline, planned: readonly PlannedStre
       const { position } = stored.record;
       from = position + 1n;
       if (stream.rescansOverlap) from = minBig(from, await overlapStart(pipeline, stream.axis, minBig(position, to), ctx));
-      const open = record.beginRun(ctx.tip.utime, true);
+      const open = record.beginRun(ctx.tip.utime, { rereads: true, tracksOpen: stream.openUntil !== undefined });
       if (open !== undefined) from = minBig(from, open);
       if (pipeline.start.kind !== 'tip') {
         // The warehouse begins at `start`: what is missing below the checkpoint (an earlier start, a
@@ -115,7 +115,7 @@ export async function planSync(pipeline: Pipeline, planned: readonly PlannedStre
     } else {
       from = pipeline.start.kind === 'tip' ? to + 1n : await positionOf(pipeline.start, stream.axis, ctx);
       record = new StreamProgress(stream.name, ctx.scopeOf(planned), { position: from - 1n, covered: new Coverage() }, undefined);
-      record.beginRun(ctx.tip.utime, true);
+      record.beginRun(ctx.tip.utime, { rereads: true, tracksOpen: stream.openUntil !== undefined });
     }
     progress.push(record);
     if (from <= to) jobs.push({ stream, filters: planned.filters, progress: record, from, to });
@@ -133,6 +133,8 @@ export interface BackfillRange {
   readonly from: ChainPoint;
   /** Exclusive end; the settled tip when absent. */
   readonly to?: ChainPoint;
+  /** Read the covered parts of the range again too (replacing their rows), not only its gaps. @default false */
+  readonly refetch?: boolean;
 }
 
 /** A backfill fills position ranges: snapshot streams have none, and are left to sync. */
@@ -146,22 +148,28 @@ export async function planBackfill(planned: readonly PlannedStream[], range: Bac
   }
   const jobs: StreamJob[] = [];
   const progress: StreamProgress[] = [];
+  let empty = 0;
   for (const planned of streams) {
     const { stream } = planned;
     const start = await positionOf(range.from, stream.axis, ctx);
     const tip = tipPosition(ctx.tip, stream.axis);
     const stop = range.to === undefined ? undefined : await positionOf(range.to, stream.axis, ctx);
-    if (stop !== undefined && stop <= start) throw new ConfigError(`--from ${describePoint(range.from)} is not before --to ${describePoint(range.to!)}: swap them or widen the range`);
+    // A range shorter than a block holds lt positions but no utime position: only its lt streams have work.
+    if (stop !== undefined && stop <= start) empty += 1;
     const end = stop === undefined ? tip : minBig(tip, stop - 1n);
     const stored = ctx.stored.get(stream.name);
     const record = stored === undefined
       ? new StreamProgress(stream.name, ctx.scopeOf(planned), { position: start - 1n, covered: new Coverage() }, undefined)
       : new StreamProgress(stream.name, ctx.scopeOf(planned), stored.record, stored.text);
-    record.beginRun(ctx.tip.utime, false);
+    record.beginRun(ctx.tip.utime, { rereads: false, tracksOpen: stream.openUntil !== undefined });
     progress.push(record);
-    for (const gap of record.gapsIn({ from: start, to: end })) {
-      jobs.push({ stream, filters: planned.filters, progress: record, from: gap.from, to: gap.to });
+    const parts = range.refetch === true ? (start <= end ? [{ from: start, to: end }] : []) : record.gapsIn({ from: start, to: end });
+    for (const part of parts) {
+      jobs.push({ stream, filters: planned.filters, progress: record, from: part.from, to: part.to });
     }
+  }
+  if (streams.length > 0 && empty === streams.length) {
+    throw new ConfigError(`--from ${describePoint(range.from)} is not before --to ${describePoint(range.to!)}: swap them or widen the range`);
   }
   return { jobs, progress };
 }

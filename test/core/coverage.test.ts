@@ -87,13 +87,13 @@ describe('open items in a stream record', () => {
 
   it('keep the earliest item still open at the tip; a run that reads again from it keeps only what it found open', () => {
     const first = new StreamProgress('cycles', scope, { position: 0n, covered: new Coverage() }, undefined);
-    expect(first.beginRun(1000, true)).toBeUndefined();
+    expect(first.beginRun(1000, { rereads: true, tracksOpen: true })).toBeUndefined();
     first.noteOpen([{ position: 100n, until: 900n }, { position: 200n, until: 1500n }, { position: 300n, until: 2000n }]);
     first.endRun();
     expect(recordAfter(first)).toBe(200n);
 
     const next = new StreamProgress('cycles', scope, decodeCheckpoint(first.encode()), first.encode());
-    expect(next.beginRun(1600, true)).toBe(200n);
+    expect(next.beginRun(1600, { rereads: true, tracksOpen: true })).toBe(200n);
     // Until the run ends, a commit keeps the stored open item: a run that fails midway read it again only in part.
     next.noteOpen([{ position: 200n, until: 1500n }]);
     expect(recordAfter(next)).toBe(200n);
@@ -103,10 +103,21 @@ describe('open items in a stream record', () => {
     expect(recordAfter(next)).toBe(300n);
   });
 
+  it('say "nothing open" as the position after the checkpoint; a record that does not say is read again from the start of its coverage', () => {
+    const none = new StreamProgress('cycles', scope, { position: 0n, covered: new Coverage() }, undefined);
+    none.beginRun(1000, { rereads: true, tracksOpen: true });
+    none.cover(1n, 700n);
+    none.noteOpen([{ position: 100n, until: 900n }]);
+    none.endRun();
+    expect(recordAfter(none)).toBe(701n);
+    const earlier = encodeCheckpoint({ position: 700n, covered: new Coverage([{ from: 50n, to: 700n }]), scope });
+    expect(new StreamProgress('cycles', scope, decodeCheckpoint(earlier), earlier).beginRun(1000, { rereads: true, tracksOpen: true })).toBe(50n);
+  });
+
   it('stay when a run (a backfill) does not read the stream again from them', () => {
     const stored = encodeCheckpoint({ position: 500n, covered: new Coverage([{ from: 0n, to: 500n }]), open: 300n, scope });
     const backfill = new StreamProgress('cycles', scope, decodeCheckpoint(stored), stored);
-    backfill.beginRun(5000, false);
+    backfill.beginRun(5000, { rereads: false, tracksOpen: true });
     backfill.noteOpen([{ position: 400n, until: 6000n }]);
     backfill.endRun();
     expect(recordAfter(backfill)).toBe(300n);
