@@ -15,6 +15,7 @@ interface BackfillArgs extends PipelineArgs {
   to?: string;
   strict: boolean;
   'dry-run': boolean;
+  refetch: boolean;
 }
 
 export const backfillCommand: CommandModule<object, BackfillArgs> = {
@@ -24,6 +25,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
       to: { type: 'string', describe: 'end, exclusive, same forms as --from (default: the settled tip)' },
       strict: { type: 'boolean', default: false, describe: 'fail on the first item that fails validation instead of keeping it in _etl_rejects' },
       'dry-run': { type: 'boolean', default: false, describe: 'print per stream the range, and the requests and time it would take (one probe page each); write nothing' },
+      refetch: { type: 'boolean', default: false, describe: 'read the whole range again, also what is covered, replacing its rows (what verify names to mend)' },
     }) as never,
   handler: async (args) => {
     const from = parseChainPoint('--from', args.from);
@@ -31,7 +33,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     checkRange(from, to);
     const logger = createLogger(args['log-level']);
     const interrupt = interruptSignal();
-    const plan = (ctx: PlanContext): Promise<Plan> => planBackfill(session.streams, { from, to }, ctx);
+    const plan = (ctx: PlanContext): Promise<Plan> => planBackfill(session.streams, { from, to, refetch: args.refetch }, ctx);
     const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args['dry-run'], tipFirst: true });
     if (args['dry-run']) return printDryRun(session, 'backfill', plan, interrupt);
     try {

@@ -33,6 +33,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./status.js')).statusCommand as CommandBody,
   },
   {
+    usage: 'verify <pipeline>',
+    describe: "check the stored chain against the chain's own facts (keys, masterchain seqnos, blocks' transaction counts, transaction links) inside what each stream covers; reads only, needs no API key",
+    load: async () => (await import('./verify.js')).verifyCommand as CommandBody,
+  },
+  {
     usage: 'repair <pipeline>',
     describe: 'move damaged Parquet files to _damaged/ and fetch their rows again; fill every hole in what the streams cover',
     load: async () => (await import('./repair.js')).repairCommand as CommandBody,

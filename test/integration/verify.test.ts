@@ -1,0 +1,121 @@
+/**
+ * `chain-etl verify` from the user's side, on warehouses of blocks and transactions synced from a
+ * devnet, both sinks: a synced warehouse is consistent (exit 0); a transaction deleted, one stored
+ * twice (at a second lt) and one whose link to its previous transaction is broken are each named
+ * (exit 1) with the backfill that mends them, and running those backfills makes it consistent again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableRows } from '../../src/core/stream.js';
+import type { Row, RowOf } from '../../src/core/table.js';
+import { DuckDBSink } from '../../src/load/duckdb-sink.js';
+import { readManifest, writeManifest } from '../../src/load/parquet-manifest.js';
+import { ParquetSink } from '../../src/load/parquet-sink.js';
+import type { Sink, StreamCommit } from '../../src/load/sink.js';
+import { blocksStream } from '../../src/streams/blocks.js';
+import { transactionsStream, transactionsTable } from '../../src/streams/transactions.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
+import { describeResult } from '../support/cli-result.js';
+import { startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
+import { readWarehouse } from '../support/warehouse-snapshot.js';
+import { withDuckDB } from '../support/with-duckdb.js';
+import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
+
+const STREAMS = ['blocks', 'transactions'];
+
+type TransactionRow = RowOf<typeof transactionsTable>;
+
+let devnet: TestDevnet;
+let work: Workspace;
+
+beforeAll(async () => {
+  [devnet, work] = await Promise.all([startTestDevnet({ seed: 7117, blocks: 40 }), makeWorkspace('verify')]);
+});
+
+afterAll(async () => {
+  await devnet?.close();
+  await work?.remove();
+});
+
+/**
+ * Commits `change` into the warehouse as another writer would: the checkpoint as stored, and no
+ * record of the range it wrote, so no later sweep of moved keys takes its rows for rows read last.
+ */
+async function tamper(kind: SinkKind, path: string, change: (checkpoint: string) => StreamCommit): Promise<void> {
+  const sink: Sink = kind === 'duckdb' ? new DuckDBSink({ path }) : new ParquetSink({ path });
+  await sink.open([...blocksStream.tables, ...transactionsStream.tables]);
+  try {
+    await sink.commitAll([change((await sink.readCheckpoint('transactions'))!)]);
+  } finally {
+    await sink.close();
+  }
+  if (kind === 'duckdb') {
+    await withDuckDB(path, {}, (connection) => connection.run("DELETE FROM _etl_meta WHERE starts_with(key, 'unswept:')"));
+  } else {
+    const manifest = (await readManifest(path))!;
+    for (const entry of Object.values(manifest.tables)) delete entry.unswept;
+    await writeManifest(path, manifest);
+  }
+}
+
+async function verify(pipeline: string, ...flags: string[]): Promise<ReturnType<typeof runCliInProcess>> {
+  return runCliInProcess(['verify', pipeline, ...flags]);
+}
+
+/** Runs every backfill the report names to mend what it found. */
+async function mend(stdout: string): Promise<number> {
+  const commands = [...stdout.matchAll(/; mend: chain-etl (.+)$/gm)].map((match) => match[1]!.split(' '));
+  for (const args of commands) {
+    const result = await runCliInProcess(args);
+    expect(result.code, describeResult(result)).toBe(0);
+  }
+  return commands.length;
+}
+
+describe.each<SinkKind>(['duckdb', 'parquet'])('chain-etl verify over %s', (kind) => {
+  it('passes a synced warehouse, names each tampering with its mend, and passes again once mended', async () => {
+    const sinkPath = work.sinkPath(kind, 'verify');
+    const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, name: `verify-${kind}.yaml`, streams: STREAMS });
+    const synced = await runCliInProcess(['sync', pipeline]);
+    expect(synced.code, describeResult(synced)).toBe(0);
+
+    const clean = await verify(pipeline, '--json');
+    expect(clean.code, describeResult(clean)).toBe(0);
+    const document = JSON.parse(clean.stdout) as { consistent: boolean; checks: { check: string; table: string; checked: number; found: number }[]; inconsistencies: unknown[] };
+    expect(document.consistent).toBe(true);
+    expect(document.inconsistencies).toEqual([]);
+    expect(document.checks.map((check) => `${check.check}:${check.table}`).sort()).toEqual(
+      ['block-transactions:blocks', 'keys:blocks', 'keys:messages', 'keys:transactions', 'masterchain-seqnos:blocks', 'transaction-links:transactions'],
+    );
+    for (const check of document.checks) expect(check.checked, check.check).toBeGreaterThan(0);
+
+    // Stored a day later too: Parquet looks for the copy's key only in files of its day.
+    const nextDay = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    // Three transactions of accounts with a later stored transaction: one deleted, one stored again 1 lt earlier, one with a wrong link.
+    const rows = (await readWarehouse(kind, sinkPath, { glob: false, tables: [transactionsTable] })).tables.get('transactions')!;
+    const followed = rows.filter((row) => rows.some((next) => next['prev_tx_hash'] === row['tx_hash'])).sort((a, b) => Number((a['tx_lt'] as bigint) - (b['tx_lt'] as bigint)));
+    const [deleted, doubled, relinked] = [followed[1]!, followed[Math.floor(followed.length / 2)]!, followed.at(-2)!];
+    const next = (row: Row): Row => rows.find((candidate) => candidate['prev_tx_hash'] === row['tx_hash'])!;
+    const at = (row: Row): string => `${String(row['block_workchain'])}:${String(row['block_shard'])}:${String(row['block_seqno'])}`;
+    await tamper(kind, sinkPath, (checkpoint) => ({ stream: 'transactions', rows: new Map(), replace: [{ table: 'transactions', column: 'tx_hash', values: [deleted['tx_hash']] }], checkpoint }));
+    await tamper(kind, sinkPath, (checkpoint) => ({ stream: 'transactions', rows: new Map([tableRows(transactionsTable, [{ ...doubled, tx_lt: (doubled['tx_lt'] as bigint) - 1n, block_date: nextDay(doubled['block_date'] as string) } as TransactionRow])]), checkpoint }));
+    const wrong = 'A'.repeat(43) + '=';
+    await tamper(kind, sinkPath, (checkpoint) => ({ stream: 'transactions', rows: new Map([tableRows(transactionsTable, [{ ...next(relinked), prev_tx_hash: wrong } as TransactionRow])]), checkpoint }));
+
+    const found = await verify(pipeline);
+    expect(found.code, describeResult(found)).toBe(1);
+    expect(found.stderr).toMatch(/^chain-etl: verify found \d+ inconsistencies in .* \(listed above\)\n$/);
+    const lines = found.stdout.trimEnd().split('\n');
+    const expected = [
+      `keys, transactions: key (${String(doubled['tx_hash'])}) is stored 2 times; mend: chain-etl backfill ${pipeline} --refetch --from lt:${(doubled['tx_lt'] as bigint) - 1n} --to lt:${(doubled['tx_lt'] as bigint) + 1n}`,
+      `block-transactions, transactions: block ${at(deleted)} lists`,
+      `block-transactions, transactions: block ${at(doubled)} lists`,
+      `transaction-links, transactions: the transaction of ${String(next(deleted)['account'])} at lt ${next(deleted)['tx_lt']} follows ${String(deleted['tx_hash'])} at lt ${deleted['tx_lt']}, which is not stored`,
+      `transaction-links, transactions: the transaction of ${String(relinked['account'])} at lt ${next(relinked)['tx_lt']} follows ${wrong} at lt ${relinked['tx_lt']}, but ${String(relinked['tx_hash'])} is stored there`,
+    ];
+    for (const line of expected) expect(lines.some((shown) => shown.startsWith(line)), `${line}\n in:\n${found.stdout}`).toBe(true);
+
+    expect(await mend(found.stdout)).toBe(lines.length);
+    const mended = await verify(pipeline);
+    expect([mended.code, mended.stdout], describeResult(mended)).toEqual([0, expect.stringMatching(/^consistent: /)]);
+  });
+});
