@@ -19,6 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['streams'],
   ['config', 'load'],
   ['run', 'report'],
+  ['verify'],
   ['cli'],
 ];
 

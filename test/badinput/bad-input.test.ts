@@ -312,7 +312,7 @@ const cases: readonly Case[] = [
     args: () => ['synk', 'p.yaml'],
     warehouse: 'duckdb',
     exit: 2,
-    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, repair, migrate, compact, query, sql, report, datasets, devnet, demo)',
+    message: () => 'unknown command "synk": did you mean "sync"? (commands: sync, backfill, status, verify, repair, migrate, compact, query, sql, report, datasets, devnet, demo)',
   },
   {
     name: 'unknown flag',
