@@ -1,5 +1,5 @@
 import { encodeCheckpoint, type StreamCheckpoint } from './checkpoint.js';
-import { Coverage, type Range } from './coverage.js';
+import { Coverage, minBig, type Range } from './coverage.js';
 import type { StreamScope } from './scope.js';
 
 /**
@@ -52,7 +52,7 @@ export class StreamProgress {
   noteOpen(items: readonly OpenItem[]): void {
     for (const { position, until } of items) {
       if (this.#chainTime !== undefined && until <= this.#chainTime) continue;
-      if (this.#found === undefined || position < this.#found) this.#found = position;
+      this.#found = minOf(this.#found, position);
     }
   }
 
@@ -110,5 +110,5 @@ export interface OpenItem {
 
 function minOf(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
   if (a === undefined) return b;
-  return b === undefined || a < b ? a : b;
+  return b === undefined ? a : minBig(a, b);
 }

@@ -1,3 +1,4 @@
+import { maxBig, minBig } from '../core/coverage.js';
 import { quotedIdentifier } from '../core/sql-quote.js';
 import type { AnyTable, Row } from '../core/table.js';
 import { clusterBetween, clusterRange, type ClusterRange } from './cluster-range.js';
@@ -33,8 +34,8 @@ export function unsweptAfter(change: TableChange, stored: StoredRange | undefine
   const range = clusterRange(change.table, change.rows);
   if (range === undefined) return undefined;
   if (stored === undefined) return { min: String(range.min), max: String(range.max) };
-  const min = BigInt(stored.min) < range.min ? BigInt(stored.min) : range.min;
-  const max = BigInt(stored.max) > range.max ? BigInt(stored.max) : range.max;
+  const min = minBig(BigInt(stored.min), range.min);
+  const max = maxBig(BigInt(stored.max), range.max);
   if (String(min) === stored.min && String(max) === stored.max) return undefined;
   return { min: String(min), max: String(max) };
 }

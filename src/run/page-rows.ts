@@ -67,7 +67,8 @@ function toPageRows(stream: StreamDefinition, filters: unknown, page: Page<Prepa
   add(addressesTable.name, book.rows);
   const params = JSON.stringify({ ...page.request, filters: filters ?? null });
   const rejects = [...page.rejects, ...book.rejects].map((r) => ({ endpoint: stream.endpoint, params, raw: exactJson(r.raw), reason: r.reason }));
-  const open = page.items.flatMap((item) => (item.openUntil === undefined ? [] : [{ position: item.position, until: item.openUntil }]));
+  // Only streams that declare `openUntil` have items to note: no walk over a transactions page.
+  const open = stream.openUntil === undefined ? [] : page.items.map((item) => ({ position: item.position, until: item.openUntil! }));
   return { rows, rejects, count, through: page.through, last: page.last, received: page.items.length + page.rejects.length, open };
 }
 

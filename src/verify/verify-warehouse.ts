@@ -19,7 +19,6 @@ export interface VerifyReport {
 export async function verifyWarehouse(warehouse: ReadOnlyWarehouse, planned: readonly PlannedStream[]): Promise<VerifyReport> {
   const chain: StoredChain = {
     connection: warehouse.connection,
-    has: (table) => warehouse.has(table),
     covered: (stream) => coveredRanges(warehouse.checkpoints.get(stream)),
   };
   const byName = new Map(planned.map((p) => [p.stream.name, p]));
