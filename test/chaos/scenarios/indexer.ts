@@ -16,7 +16,7 @@ import { ExitLog, recordScenario } from '../support/table.js';
 import { CLEAN, faults, syncedBounds, tableRow, verifyWarehouse, type Verdict } from '../support/verify.js';
 
 /** The verdict of a warehouse no sync got to fill. */
-const NOTHING_SYNCED: Verdict = { expected: 0, found: 0, missing: 0, extra: 0, duplicated: 0, changed: 0, missingByTable: {}, unknownEnum: 0, problems: [], notes: [] };
+const NOTHING_SYNCED: Verdict = { expected: 0, found: 0, missing: 0, extra: 0, duplicated: 0, changed: 0, missingByTable: {}, changedByTable: {}, unknownEnum: 0, problems: [], notes: [] };
 
 export interface ReplicaScenario {
   readonly name: string;
@@ -29,8 +29,8 @@ export interface ReplicaScenario {
   readonly grows: readonly number[];
   /**
    * What must hold: the truth after every sync; the truth but for late actions (actions the replica
-   * had not classified yet are missing after a sync and come with a later sync's overlap re-scan:
-   * nothing else is ever missing, extra or changed); or every sync refused (exit 1, naming replicas
+   * had not classified yet are missing after a sync, their traces still `unclassified`, and both come
+   * right with a later sync's overlap re-scan: nothing else is ever missing, extra or changed); or every sync refused (exit 1, naming replicas
    * out of step) with nothing written.
    * @default 'equal after every sync'
    */
@@ -39,6 +39,8 @@ export interface ReplicaScenario {
 
 /** Where a replica behind in classification leaves rows missing until a later overlap re-scan. */
 const LATE_TABLES = new Set(['actions', 'action_accounts']);
+/** Where it leaves rows stale until then: a trace's `classification_state` still `unclassified` (the only column a re-read changes). */
+const LATE_CHANGES = new Set(['traces']);
 
 const OUT_OF_STEP = /^chain-etl: the index reports masterchain block \d+ as its newest, but \/api\/v3\/blocks does not show block \d+ \(lag\.mc_blocks \d+ below it\): the service answers from replicas that are out of step; raise lag\.mc_blocks above the lag between them$/;
 
@@ -73,7 +75,11 @@ export async function runReplicaScenario(work: Workspace, scenario: ReplicaScena
       const missing = Object.entries(verdict.missingByTable).map(([table, count]) => `${table} ${count}`);
       perSync.push(missing.length === 0 ? 'none' : missing.join(' '));
       perSyncProblems.push(...verdict.problems.map((problem) => `sync ${index + 1}: ${problem}`));
-      lateOnly &&= Object.keys(verdict.missingByTable).every((table) => LATE_TABLES.has(table)) && verdict.extra + verdict.duplicated + verdict.changed === 0;
+      lateOnly &&=
+        Object.keys(verdict.missingByTable).every((table) => LATE_TABLES.has(table)) &&
+        Object.keys(verdict.changedByTable).every((table) => LATE_CHANGES.has(table)) &&
+        verdict.problems.flatMap((problem) => problem.split('\n')).filter((line) => line.includes(' ≠ ')).every((line) => /^\s*changed \[[^\]]*\]: classification_state "unclassified" ≠ expected "[^"]+"$/.test(line)) &&
+        verdict.extra + verdict.duplicated === 0;
     }
     verdict ??= NOTHING_SYNCED;
     recordScenario(

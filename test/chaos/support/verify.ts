@@ -28,6 +28,8 @@ export interface Verdict {
   readonly changed: number;
   /** Missing rows per table (tables with none left out). */
   readonly missingByTable: Readonly<Record<string, number>>;
+  /** Changed rows per table (tables with none left out). */
+  readonly changedByTable: Readonly<Record<string, number>>;
   /** Rows that hold `finality = 'unknown_3'` where the truth says otherwise (kept as sent: not a change). */
   readonly unknownEnum: number;
   /** Everything else that is wrong: diffs per table, files, addresses, rejects. Empty when all is well. */
@@ -143,6 +145,7 @@ export function verifyWarehouse(
     duplicated: sum(worst, (d) => d.duplicates),
     changed: sum(worst, (d) => d.changed),
     missingByTable: Object.fromEntries(worst.filter((d) => d.missing > 0).map((d) => [d.table, d.missing])),
+    changedByTable: Object.fromEntries(worst.filter((d) => d.changed > 0).map((d) => [d.table, d.changed])),
     unknownEnum: main.unknown,
     problems,
     notes,
