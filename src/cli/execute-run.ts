@@ -17,6 +17,7 @@ import type { SkippedSnapshot } from '../run/snapshot-plan.js';
 import { mark } from '../core/timeline.js';
 import { isoSeconds } from '../core/utc-time.js';
 import { storageErrorOf } from '../load/storage-error.js';
+import { checkCommittedRows } from './committed-check.js';
 
 export interface RunSummary {
   /** New rows committed (of a key the warehouse did not hold), by stream. */
@@ -67,6 +68,7 @@ export async function executeRun(
   // A run of another scope is refused before it writes anything, even its own record.
   const stored = await storedCheckpoints(session.sink);
   checkScopes(session, stored);
+  if (command === 'sync') await checkCommittedRows(session, 'an earlier run');
   await closeAbandonedRuns(session.sink);
   await record('running', null);
   mark('run recorded running');
@@ -102,6 +104,7 @@ export async function executeRun(
       rejects += result.rejects;
     }
     progress.finish();
+    await checkCommittedRows(session, 'this run');
     await record('ok', null);
     mark('run recorded ok');
     return { rows, replaced, pages: { ...requests }, requests: session.runHttpStats().requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000, skipped: planned.skipped };

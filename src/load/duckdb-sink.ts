@@ -11,7 +11,8 @@ import { clusterBetween, clusterRange, type ClusterRange } from './cluster-range
 import { appendRows, appendValues } from './duckdb-append.js';
 import { openDuckDBFile, SINK_THREADS } from './duckdb-open.js';
 import { readRows } from './duckdb-read.js';
-import { asClusterRange, keptRowsSql, sweepChange, unsweptAfter, type StoredRange } from './moved-keys.js';
+import { keptRowsSql, sweepChange } from './moved-keys.js';
+import { RANGE_KINDS, asClusterRange, rangesAfter, withRanges, type RangeKind, type WrittenRanges } from './written-ranges.js';
 import { checkLiveSchemas } from './duckdb-schema-check.js';
 import { ProgressFile } from './duckdb-progress.js';
 import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
@@ -51,8 +52,8 @@ const systemClock = (): number => Math.floor(Date.now() / 1000);
 const DUCKDB_DEFAULTS: Readonly<Record<string, string>> = { checkpoint_threshold: '64MB', memory_limit: '256MB', threads: SINK_THREADS };
 const stageName = (table: string): string => `__stage_${table}`;
 const replaceName = (table: string, column: string): string => `__replace_${table}__${column}`;
-/** `_etl_meta` key of a table's unswept range (see `moved-keys.ts`). */
-const unsweptKey = (table: string): string => `unswept:${table}`;
+/** `_etl_meta` key of a table's range of a kind (see `written-ranges.ts`): `unswept:transactions`. */
+const rangeKey = (kind: RangeKind, table: string): string => `${kind}:${table}`;
 const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;
 const target = (name: string): string => `main.${quotedIdentifier(name)}`;
 
@@ -69,8 +70,8 @@ export class DuckDBSink implements Sink {
   #instance: DuckDBInstance | undefined;
   #connection: DuckDBConnection | undefined;
   readonly #progress: ProgressFile | undefined;
-  /** Per table, the `clusterBy` range committed since its last sweep, as `_etl_meta` holds it. */
-  readonly #unswept = new Map<string, StoredRange>();
+  /** Per table, the ranges its commits recorded (`written-ranges.ts`), as `_etl_meta` holds them. */
+  readonly #ranges = new Map<string, WrittenRanges>();
 
   constructor(options: DuckDBSinkOptions) {
     this.#options = options;
@@ -99,7 +100,7 @@ export class DuckDBSink implements Sink {
       await this.#checkVersion();
       await this.#prepareTables(all.filter((table) => table !== etlMeta));
       if (this.#options.definitions !== undefined) await this.#connection.run(definitionsSql(this.#options.definitions, new Set(this.#tables.keys())));
-      await this.#readUnswept();
+      await this.#readRanges();
       mark('warehouse open');
     } catch (err) {
       this.#release();
@@ -137,14 +138,36 @@ export class DuckDBSink implements Sink {
 
   async sweepMovedKeys(): Promise<ReplacedRows> {
     const dropped = new Map<string, number>();
-    for (const [name, stored] of [...this.#unswept]) {
-      const table = this.#tables.get(name);
-      if (table === undefined) continue;
-      const kept = await readRows(this.connection, table, keptRowsSql(table, target(name), asClusterRange(table, stored)));
+    for (const [name, range] of this.#rangesOf('unswept')) {
+      const table = this.#tables.get(name)!;
+      const kept = await readRows(this.connection, table, keptRowsSql(table, target(name), range));
       const [deleted] = await this.#transaction([sweepChange(table, kept)]);
       dropped.set(name, deleted! - kept.length);
     }
     return dropped;
+  }
+
+  uncheckedRanges(): ReadonlyMap<string, ClusterRange> {
+    return this.#rangesOf('unchecked');
+  }
+
+  async markChecked(): Promise<void> {
+    const checked = [...this.uncheckedRanges().keys()].map((name): [string, WrittenRanges] => [name, withRanges({ ...this.#ranges.get(name), unchecked: undefined })]);
+    if (checked.length > 0) await this.#transaction([], new Map(checked));
+  }
+
+  readCommitted<T>(read: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    return read(this.connection);
+  }
+
+  /** The opened tables' recorded ranges of `kind`. */
+  #rangesOf(kind: RangeKind): Map<string, ClusterRange> {
+    const found = [...this.#ranges].flatMap(([name, ranges]) => {
+      const table = this.#tables.get(name);
+      const stored = ranges[kind];
+      return table === undefined || stored === undefined ? [] : [[name, asClusterRange(table, stored)] as const];
+    });
+    return new Map(found);
   }
 
   async recordRun(run: RunRecord): Promise<void> {
@@ -170,7 +193,7 @@ export class DuckDBSink implements Sink {
     this.#connection = undefined;
     this.#instance = undefined;
     this.#tables.clear();
-    this.#unswept.clear();
+    this.#ranges.clear();
   }
 
   #now(): number {
@@ -178,28 +201,24 @@ export class DuckDBSink implements Sink {
   }
 
   /**
-   * Applies the changes in one transaction, with the unswept ranges they move; returns, per change,
-   * the stored rows its rows replaced.
+   * Applies the changes in one transaction, with the ranges they record (`written-ranges.ts`; `ranges`
+   * sets a table's ranges before its changes apply); returns, per change, the stored rows its rows replaced.
    */
-  async #transaction(changes: readonly TableChange[]): Promise<number[]> {
+  async #transaction(changes: readonly TableChange[], ranges: ReadonlyMap<string, WrittenRanges> = new Map()): Promise<number[]> {
     const connection = this.connection;
-    const unswept = new Map<string, StoredRange | null>();
+    const next = new Map(ranges);
     for (const change of changes) {
       const name = change.table.name;
-      const current = unswept.has(name) ? unswept.get(name) ?? undefined : this.#unswept.get(name);
-      const next = unsweptAfter(change, current);
-      if (next !== undefined) unswept.set(name, next);
+      next.set(name, rangesAfter(change, next.get(name) ?? this.#ranges.get(name) ?? {}));
     }
+    const recorded = rangesChange(this.#ranges, next);
     await connection.run('BEGIN TRANSACTION');
     try {
       const replaced: number[] = [];
       for (const change of changes) replaced.push(await this.#apply(change));
-      if (unswept.size > 0) await this.#apply(unsweptChange(unswept));
+      if (recorded !== undefined) await this.#apply(recorded);
       await connection.run('COMMIT');
-      for (const [name, range] of unswept) {
-        if (range === null) this.#unswept.delete(name);
-        else this.#unswept.set(name, range);
-      }
+      for (const [name, tableRanges] of next) this.#ranges.set(name, tableRanges);
       return replaced;
     } catch (err) {
       try {
@@ -250,12 +269,15 @@ export class DuckDBSink implements Sink {
     return replaced;
   }
 
-  async #readUnswept(): Promise<void> {
-    const reader = await this.connection.runAndReadAll(
-      `SELECT key, value FROM ${target(etlMeta.name)} WHERE starts_with(key, $prefix)`,
-      { prefix: unsweptKey('') },
-    );
-    for (const [key, value] of reader.getRows()) this.#unswept.set(String(key).slice(unsweptKey('').length), JSON.parse(String(value)) as StoredRange);
+  async #readRanges(): Promise<void> {
+    for (const kind of RANGE_KINDS) {
+      const prefix = rangeKey(kind, '');
+      const reader = await this.connection.runAndReadAll(`SELECT key, value FROM ${target(etlMeta.name)} WHERE starts_with(key, $prefix)`, { prefix });
+      for (const [key, value] of reader.getRows()) {
+        const name = String(key).slice(prefix.length);
+        this.#ranges.set(name, { ...this.#ranges.get(name), [kind]: JSON.parse(String(value)) as unknown });
+      }
+    }
   }
 
   async #holdsAnyWithin(table: AnyTable, range: ClusterRange): Promise<boolean> {
@@ -292,10 +314,20 @@ export class DuckDBSink implements Sink {
   }
 }
 
-/** The `_etl_meta` change recording new unswept ranges (null: swept, the row deleted). */
-function unsweptChange(unswept: ReadonlyMap<string, StoredRange | null>): TableChange {
-  const rows = [...unswept].filter(([, range]) => range !== null).map(([name, range]) => ({ key: unsweptKey(name), value: JSON.stringify(range) }));
-  const cleared = [...unswept].filter(([, range]) => range === null).map(([name]) => unsweptKey(name));
+/** The `_etl_meta` change recording the ranges of `next` that differ from `stored` (a range gone: its row deleted); undefined when none. */
+function rangesChange(stored: ReadonlyMap<string, WrittenRanges>, next: ReadonlyMap<string, WrittenRanges>): TableChange | undefined {
+  const rows: { key: string; value: string }[] = [];
+  const cleared: string[] = [];
+  for (const [name, ranges] of next) {
+    for (const kind of RANGE_KINDS) {
+      const value = ranges[kind] === undefined ? undefined : JSON.stringify(ranges[kind]);
+      const before = stored.get(name)?.[kind];
+      if (value === (before === undefined ? undefined : JSON.stringify(before))) continue;
+      if (value === undefined) cleared.push(rangeKey(kind, name));
+      else rows.push({ key: rangeKey(kind, name), value });
+    }
+  }
+  if (rows.length === 0 && cleared.length === 0) return undefined;
   const change = tableChange(etlMeta, rows);
   return cleared.length === 0 ? change : { ...change, replace: [{ column: 'key', values: cleared, unanchored: cleared }] };
 }

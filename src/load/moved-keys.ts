@@ -1,7 +1,6 @@
-import { maxBig, minBig } from '../core/coverage.js';
 import { quotedIdentifier } from '../core/sql-quote.js';
 import type { AnyTable, Row } from '../core/table.js';
-import { clusterBetween, clusterRange, type ClusterRange } from './cluster-range.js';
+import { clusterBetween, type ClusterRange } from './cluster-range.js';
 import type { TableChange } from './commit-plan.js';
 
 /**
@@ -9,40 +8,15 @@ import type { TableChange } from './commit-plan.js';
  * commit's delete, which only looks inside the commit's `clusterBy` range; looking everywhere would
  * scan the whole table's keys at every commit (1.1 s instead of 70 ms at 5M transactions). So each
  * sink records, in the commit itself, the `clusterBy` range its commits wrote since the last sweep
- * (the table's unswept range), and at the end of a run `sweepMovedKeys` keeps one row per key that
- * has a row in that range: the one at the range's latest position of the key (the row read last),
- * deleting the key's rows anywhere else. A killed run's range stays recorded for the next run's sweep.
+ * (the table's unswept range: written-ranges.ts), and at the end of a run `sweepMovedKeys` keeps one
+ * row per key that has a row in that range: the one at the range's latest position of the key (the
+ * row read last), deleting the key's rows anywhere else. A killed run's range stays recorded for the
+ * next run's sweep.
  */
-
-/** The range stored for a table: its bounds as decimal integers (the manifest's and `_etl_meta`'s form). */
-export interface StoredRange {
-  readonly min: string;
-  readonly max: string;
-}
 
 /** A sweep's change: the kept rows, replacing every stored row of their keys wherever it lies. */
 export function sweepChange(table: AnyTable, rows: readonly Row[]): TableChange {
   return { table, rows, replace: [], superseded: 0, keysAnywhere: true };
-}
-
-/**
- * The unswept range of `change`'s table after it commits: a sweep clears it, rows of a table with a
- * `clusterBy` column widen it; undefined when unchanged.
- */
-export function unsweptAfter(change: TableChange, stored: StoredRange | undefined): StoredRange | null | undefined {
-  if (change.keysAnywhere === true) return stored === undefined ? undefined : null;
-  const range = clusterRange(change.table, change.rows);
-  if (range === undefined) return undefined;
-  if (stored === undefined) return { min: String(range.min), max: String(range.max) };
-  const min = minBig(BigInt(stored.min), range.min);
-  const max = maxBig(BigInt(stored.max), range.max);
-  if (String(min) === stored.min && String(max) === stored.max) return undefined;
-  return { min: String(min), max: String(max) };
-}
-
-/** `stored` as a cluster range of `table`. */
-export function asClusterRange(table: AnyTable, stored: StoredRange): ClusterRange {
-  return { column: table.clusterBy!, min: BigInt(stored.min), max: BigInt(stored.max) };
 }
 
 /**

@@ -70,8 +70,10 @@ const manifestSchema = z.object({
        * absent for files of releases that wrote lt and query ids as unsigned UINT_64.
        */
       parquetTypes: z.number().int().optional(),
-      /** The clusterBy range commits wrote since the table's last sweep of moved keys (`moved-keys.ts`), decimal integers. */
+      /** The clusterBy range commits wrote since the table's last sweep of moved keys (`written-ranges.ts`), decimal integers. */
       unswept: z.object({ min: z.string(), max: z.string() }).optional(),
+      /** The clusterBy range commits wrote since the stored checks last passed over the table (`written-ranges.ts`). */
+      unchecked: z.object({ min: z.string(), max: z.string() }).optional(),
     }),
   ),
   checkpoints: z.record(z.string(), z.object({ position: z.string(), updatedAt: z.number().int() })),

@@ -38,7 +38,10 @@ import {
   type SetAsideFile,
 } from './parquet-manifest.js';
 import { manifestViewsSql, writeViewsFile } from './parquet-views.js';
-import { asClusterRange, keptRowsSql, sweepChange, unsweptAfter } from './moved-keys.js';
+import { keptRowsSql, sweepChange } from './moved-keys.js';
+import { asClusterRange, rangesAfter, withRanges, type RangeKind } from './written-ranges.js';
+import type { ClusterRange } from './cluster-range.js';
+import { createDuckDBInstance } from '../core/duckdb-api.js';
 import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
 
 /** Where and how the Parquet sink writes. */
@@ -204,15 +207,51 @@ export class ParquetSink implements Sink {
 
   async sweepMovedKeys(): Promise<ReplacedRows> {
     const dropped = new Map<string, number>();
-    for (const table of this.#fileTables()) {
-      const entry = this.#current().tables[table.name];
-      if (entry?.unswept === undefined) continue;
-      const from = this.#scan(entry.files, { filename: false });
-      const kept = entry.files.length === 0 ? [] : await readRows(this.#db(), table, keptRowsSql(table, from, asClusterRange(table, entry.unswept)));
+    for (const [name, range] of this.#rangesOf('unswept')) {
+      const table = this.#tables.get(name)!;
+      const files = this.#current().tables[name]!.files;
+      const kept = files.length === 0 ? [] : await readRows(this.#db(), table, keptRowsSql(table, this.#scan(files, { filename: false }), range));
       const [deleted] = await this.#write([sweepChange(table, kept)]);
-      dropped.set(table.name, deleted! - kept.length);
+      dropped.set(name, deleted! - kept.length);
     }
     return dropped;
+  }
+
+  uncheckedRanges(): ReadonlyMap<string, ClusterRange> {
+    return this.#rangesOf('unchecked');
+  }
+
+  async markChecked(): Promise<void> {
+    const checked = [...this.uncheckedRanges().keys()];
+    if (checked.length === 0) return;
+    const manifest = this.#current();
+    const tables = { ...manifest.tables };
+    for (const name of checked) {
+      const { unchecked: _passed, ...entry } = tables[name]!;
+      tables[name] = entry;
+    }
+    await this.#swap({ ...manifest, generation: manifest.generation + 1, tables }, [], [], this.#now());
+  }
+
+  async readCommitted<T>(read: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const instance = await createDuckDBInstance(':memory:', { threads: SINK_THREADS, ...this.#options.config });
+    const connection = await instance.connect();
+    try {
+      await connection.run(this.viewsSql());
+      return await read(connection);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  }
+
+  /** The file tables' recorded ranges of `kind`. */
+  #rangesOf(kind: RangeKind): Map<string, ClusterRange> {
+    const found = this.#fileTables().flatMap((table) => {
+      const stored = this.#current().tables[table.name]?.[kind];
+      return stored === undefined ? [] : [[table.name, asClusterRange(table, stored)] as const];
+    });
+    return new Map(found);
   }
 
   async recordRun(run: RunRecord): Promise<void> {
@@ -309,9 +348,8 @@ export class ParquetSink implements Sink {
       }
       for (const { index, change: table } of staged) {
         const name = table.table.name;
-        const { unswept: stored, ...entry } = tables[name] ?? emptyTableEntry(table.table);
-        const moved = unsweptAfter(changes[index]!, stored);
-        const unswept = moved === undefined ? stored : moved ?? undefined;
+        const { unswept, unchecked, ...entry } = tables[name] ?? emptyTableEntry(table.table);
+        const ranges = rangesAfter(changes[index]!, withRanges({ unswept, unchecked }));
         const { hits, keyRows } = await this.#findHits(table, entry.files);
         replaced[index] = keyRows;
         const files: ManifestFile[] = entry.files.filter((file) => !hits.has(file.path));
@@ -335,7 +373,7 @@ export class ParquetSink implements Sink {
             ...(group.min === undefined ? {} : { clusterMin: String(group.min), clusterMax: String(group.max) }),
           });
         }
-        tables[name] = { ...entry, files, ...(unswept === undefined ? {} : { unswept }) };
+        tables[name] = { ...entry, files, ...ranges };
       }
       await this.#swap({ ...manifest, generation, tables, checkpoints }, superseded, created, now);
     } catch (err) {

@@ -1,4 +1,6 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { etlRejects, etlRuns } from '../core/bookkeeping.js';
+import type { ClusterRange } from './cluster-range.js';
 import type { AnyTable, Row, RowOf } from '../core/table.js';
 
 /** Delete every row of `table` whose `column` holds one of `values`, before inserting the commit's rows. */
@@ -63,6 +65,16 @@ export interface Sink {
    * how many stored rows each data table dropped for a row of the same key.
    */
   sweepMovedKeys(): Promise<ReplacedRows>;
+  /**
+   * Per table, the `clusterBy` range its commits wrote since the stored checks last passed over it
+   * (the range the sweep looks in too): recorded in each commit, so a killed or failed run's range
+   * stays for the next run.
+   */
+  uncheckedRanges(): ReadonlyMap<string, ClusterRange>;
+  /** Clears every unchecked range, in one commit: the stored checks passed over them. */
+  markChecked(): Promise<void>;
+  /** Runs `read` on a connection where each opened data table reads by its name, as committed. */
+  readCommitted<T>(read: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
   /** Upserts the run's bookkeeping row (call at start and at end). */
   recordRun(run: RunRecord): Promise<void>;
   /** Releases the warehouse; safe to call twice. */

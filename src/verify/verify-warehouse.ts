@@ -1,43 +1,92 @@
 /**
- * Runs the stored checks (`stored-checks.ts`) that the pipeline's streams allow over a warehouse
- * opened read-only: keys everywhere; the masterchain's seqnos where blocks are stored unfiltered;
- * blocks against their transactions where both are stored unfiltered; transaction links wherever
- * transactions are stored (a pipeline scoped to accounts stores each of their chains whole).
+ * Runs the stored checks (`stored-checks.ts`) that the pipeline's streams allow over a warehouse:
+ * keys everywhere; the masterchain's seqnos where blocks are stored unfiltered; blocks against their
+ * transactions where both are stored unfiltered; transaction links wherever transactions are stored
+ * (a pipeline scoped to accounts stores each of their chains whole); traces against their
+ * transactions where traces and unfiltered transactions are stored.
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import type { Range } from '../core/coverage.js';
 import { isSnapshot } from '../core/stream.js';
-import type { ReadOnlyWarehouse } from '../load/read-only-warehouse.js';
 import type { PlannedStream } from '../run/plan.js';
-import { checkBlockTransactions, checkKeys, checkMasterchainSeqnos, checkTransactionLinks, type CheckRun, type StoredChain } from './stored-checks.js';
+import {
+  checkBlockTransactions,
+  checkKeys,
+  checkMasterchainSeqnos,
+  checkTraceTransactions,
+  checkTransactionLinks,
+  LISTED_PER_CHECK,
+  type CheckName,
+  type CheckResult,
+  type StoredChain,
+} from './stored-checks.js';
+import { NO_REJECTS, accountedFor, readRejectedItems, type RejectedItems } from './rejected-items.js';
+import { etlRejects } from '../core/bookkeeping.js';
+
+/** A check that ran, its findings less those rejected items account for. */
+export interface CheckRun extends CheckResult {
+  /** Findings that items kept in `_etl_rejects` account for: holes on purpose, which status counts as rejects. */
+  readonly rejected: number;
+  /** It found more than `found` lists (LISTED_PER_CHECK). */
+  readonly truncated: boolean;
+}
 
 export interface VerifyReport {
   readonly consistent: boolean;
   readonly checks: readonly CheckRun[];
 }
 
-export async function verifyWarehouse(warehouse: ReadOnlyWarehouse, planned: readonly PlannedStream[]): Promise<VerifyReport> {
+/** A warehouse as the checks read it: its tables by name on `connection`, and its checkpoint rows. */
+export interface StoredWarehouse {
+  readonly connection: DuckDBConnection;
+  readonly checkpoints: ReadonlyMap<string, string>;
+  /** Whether the warehouse holds the table yet. */
+  has(table: string): boolean;
+}
+
+export interface VerifyScope {
+  /** The rows to check (`StoredChain.only`). @default every covered row */
+  readonly only?: StoredChain['only'];
+  /** The checks to leave out. @default none */
+  readonly skip?: readonly CheckName[];
+}
+
+export async function verifyWarehouse(warehouse: StoredWarehouse, planned: readonly PlannedStream[], scope: VerifyScope = {}): Promise<VerifyReport> {
+  const rejected = warehouse.has(etlRejects.name) ? await readRejectedItems(warehouse.connection) : NO_REJECTS;
   const chain: StoredChain = {
     connection: warehouse.connection,
     covered: (stream) => coveredRanges(warehouse.checkpoints.get(stream)),
+    ...(scope.only === undefined ? {} : { only: scope.only }),
+    // Each rejected item accounts for one finding of a check at most.
+    limit: LISTED_PER_CHECK + rejected.count,
   };
+  const runs = (check: CheckName): boolean => !(scope.skip ?? []).includes(check);
   const byName = new Map(planned.map((p) => [p.stream.name, p]));
   const unfiltered = (name: string): boolean => {
     const found = byName.get(name);
     return found !== undefined && Object.values((found.filters ?? {}) as Record<string, unknown>).every((value) => value === undefined);
   };
-  const checks: CheckRun[] = [];
-  for (const { stream } of planned) {
+  const stored = (...names: string[]): boolean => names.every((name) => byName.has(name) && warehouse.has(name));
+  const checks: CheckResult[] = [];
+  for (const { stream } of runs('keys') ? planned : []) {
     for (const table of stream.tables) {
       if (!warehouse.has(table.name)) continue;
       if (isSnapshot(stream) && table.clusterBy !== undefined) continue;
       checks.push(await checkKeys(chain, { name: stream.name, ...(isSnapshot(stream) ? {} : { axis: stream.axis }) }, table));
     }
   }
-  if (unfiltered('blocks') && warehouse.has('blocks')) checks.push(await checkMasterchainSeqnos(chain));
-  if (unfiltered('blocks') && unfiltered('transactions') && warehouse.has('blocks') && warehouse.has('transactions')) checks.push(await checkBlockTransactions(chain));
-  if (byName.has('transactions') && warehouse.has('transactions')) checks.push(await checkTransactionLinks(chain));
-  return { consistent: checks.every((check) => check.found.length === 0), checks };
+  if (runs('masterchain-seqnos') && unfiltered('blocks') && stored('blocks')) checks.push(await checkMasterchainSeqnos(chain));
+  if (runs('block-transactions') && unfiltered('blocks') && unfiltered('transactions') && stored('blocks', 'transactions')) checks.push(await checkBlockTransactions(chain));
+  if (runs('transaction-links') && stored('transactions')) checks.push(await checkTransactionLinks(chain));
+  if (runs('trace-transactions') && unfiltered('transactions') && stored('traces', 'transactions')) checks.push(await checkTraceTransactions(chain));
+  const ran = checks.map((check) => lessRejected(check, rejected, chain.limit));
+  return { consistent: ran.every((check) => check.found.length === 0 && !check.truncated), checks: ran };
+}
+
+function lessRejected(check: CheckResult, rejected: RejectedItems, limit: number): CheckRun {
+  const found = check.found.filter((inconsistency) => !accountedFor(inconsistency, rejected));
+  return { ...check, found: found.slice(0, LISTED_PER_CHECK), rejected: check.found.length - found.length, truncated: found.length > LISTED_PER_CHECK || check.found.length === limit };
 }
 
 function coveredRanges(stored: string | undefined): readonly Range[] | undefined {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { transactionsTable } from '../../src/streams/transactions.js';
 import type { Devnet } from '../../src/devnet/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import { describeResult } from '../support/cli-result.js';
+import { describeResult, messageLines } from '../support/cli-result.js';
 import type { MisbehavingServer } from '../support/misbehaving-server.js';
 import { useProxiedDevnet } from '../support/proxied-devnet.js';
 import { FIRST_MC } from '../support/test-devnet.js';
@@ -63,8 +63,13 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('a key listed again at another po
       }
     });
     const second = await runCliInProcess(['backfill', pipeline, '--from', `mc:${MID}`, '--to', `mc:${TO}`]);
-    expect(second.code, describeResult(second)).toBe(0);
     expect(taker, 'a transaction of the second range').toBeDefined();
+    // The moved key breaks the chain's links where it left and where it landed: the run's own checks say so.
+    expect(second.code, describeResult(second)).toBe(1);
+    const [head, ...found] = messageLines(second.stderr);
+    expect(head).toMatch(/^chain-etl: the rows this run committed contradict the chain \(2 inconsistencies\)/);
+    expect(found.map((line) => line.split(':')[0])).toEqual(['transaction-links, transactions', 'transaction-links, transactions']);
+    expect(found.every((line) => line.includes(moved!.hash))).toBe(true);
 
     const snapshot = await readWarehouse(kind, sinkPath, { glob: false, partial: true, tables: [transactionsTable] });
     const rows = snapshot.tables.get('transactions')!;
@@ -74,6 +79,6 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('a key listed again at another po
     expect(rows.filter((row) => row['tx_hash'] === taker!.hash), "the taker's own key").toEqual([]);
     const byBackfill = (row: { run_id: string }): number => (firstRuns.has(row.run_id) ? 0 : 1);
     const replaced = [...snapshot.runs].sort((a, b) => byBackfill(a) - byBackfill(b)).map((row) => [row.status, JSON.parse(row.rows_replaced!) as unknown]);
-    expect(replaced).toEqual([['ok', { transactions: 0 }], ['ok', { transactions: 1 }]]);
+    expect(replaced).toEqual([['ok', { transactions: 0 }], ['failed', { transactions: 1 }]]);
   });
 });

@@ -92,6 +92,13 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('broken items into %s', (kind) =>
     const status = await runCliInProcess(['status', pipeline, '--json']);
     expect(status.code, describeResult(status)).toBe(0);
     expect((JSON.parse(status.stdout) as { rejects: number }).rejects).toBe(afterSecond.rejects);
+
+    // The chain's counts and links find the rejected transactions missing, and nothing else.
+    const verified = await runCliInProcess(['verify', pipeline, '--json']);
+    expect(verified.code, describeResult(verified)).toBe(0);
+    const checks = (JSON.parse(verified.stdout) as { checks: { check: string; found: number; rejected: number }[] }).checks;
+    const links = checks.find((check) => check.check === 'transaction-links')!;
+    expect([links.found, links.rejected > 0]).toEqual([0, true]);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
- * `chain-etl verify` from the user's side, on warehouses of blocks and transactions synced from a
- * devnet, both sinks: a synced warehouse is consistent (exit 0); a transaction deleted, one stored
- * twice (at a second lt) and one whose link to its previous transaction is broken are each named
- * (exit 1) with the backfill that mends them, and running those backfills makes it consistent again.
+ * `chain-etl verify` from the user's side, on warehouses of blocks, transactions and traces synced
+ * from a devnet, both sinks: a synced warehouse is consistent (exit 0); a transaction deleted, one
+ * stored twice (at a second lt) and one whose link to its previous transaction is broken are each
+ * named (exit 1), by every check they break (the block's and the trace's counts too), with the
+ * backfill that mends them, and running those backfills makes it consistent again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableRows } from '../../src/core/stream.js';
@@ -20,7 +21,7 @@ import { readWarehouse } from '../support/warehouse-snapshot.js';
 import { withDuckDB } from '../support/with-duckdb.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 
-const STREAMS = ['blocks', 'transactions'];
+const STREAMS = ['blocks', 'transactions', 'traces'];
 
 type TransactionRow = RowOf<typeof transactionsTable>;
 
@@ -38,7 +39,8 @@ afterAll(async () => {
 
 /**
  * Commits `change` into the warehouse as another writer would: the checkpoint as stored, and no
- * record of the range it wrote, so no later sweep of moved keys takes its rows for rows read last.
+ * record of the range it wrote, so no later sweep of moved keys takes its rows for rows read last
+ * and no later run's checks look at them (verify's job here).
  */
 async function tamper(kind: SinkKind, path: string, change: (checkpoint: string) => StreamCommit): Promise<void> {
   const sink: Sink = kind === 'duckdb' ? new DuckDBSink({ path }) : new ParquetSink({ path });
@@ -49,10 +51,13 @@ async function tamper(kind: SinkKind, path: string, change: (checkpoint: string)
     await sink.close();
   }
   if (kind === 'duckdb') {
-    await withDuckDB(path, {}, (connection) => connection.run("DELETE FROM _etl_meta WHERE starts_with(key, 'unswept:')"));
+    await withDuckDB(path, {}, (connection) => connection.run("DELETE FROM _etl_meta WHERE starts_with(key, 'unswept:') OR starts_with(key, 'unchecked:')"));
   } else {
     const manifest = (await readManifest(path))!;
-    for (const entry of Object.values(manifest.tables)) delete entry.unswept;
+    for (const entry of Object.values(manifest.tables)) {
+      delete entry.unswept;
+      delete entry.unchecked;
+    }
     await writeManifest(path, manifest);
   }
 }
@@ -84,7 +89,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('chain-etl verify over %s', (kind
     expect(document.consistent).toBe(true);
     expect(document.inconsistencies).toEqual([]);
     expect(document.checks.map((check) => `${check.check}:${check.table}`).sort()).toEqual(
-      ['block-transactions:blocks', 'keys:blocks', 'keys:messages', 'keys:transactions', 'masterchain-seqnos:blocks', 'transaction-links:transactions'],
+      ['block-transactions:blocks', 'keys:blocks', 'keys:messages', 'keys:traces', 'keys:transactions', 'masterchain-seqnos:blocks', 'trace-transactions:traces', 'transaction-links:transactions'],
     );
     for (const check of document.checks) expect(check.checked, check.check).toBeGreaterThan(0);
 
@@ -110,6 +115,8 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('chain-etl verify over %s', (kind
       `block-transactions, transactions: block ${at(deleted)} lists`,
       `block-transactions, transactions: block ${at(doubled)} lists`,
       `transaction-links, transactions: the transaction of ${String(next(deleted)['account'])} at lt ${next(deleted)['tx_lt']} follows ${String(deleted['tx_hash'])} at lt ${deleted['tx_lt']}, which is not stored`,
+      `trace-transactions, transactions: trace ${String(deleted['trace_id'])} counts `,
+      `trace-transactions, transactions: trace ${String(doubled['trace_id'])} counts `,
       `transaction-links, transactions: the transaction of ${String(relinked['account'])} at lt ${next(relinked)['tx_lt']} follows ${wrong} at lt ${relinked['tx_lt']}, but ${String(relinked['tx_hash'])} is stored there`,
     ];
     for (const line of expected) expect(lines.some((shown) => shown.startsWith(line)), `${line}\n in:\n${found.stdout}`).toBe(true);

@@ -233,6 +233,37 @@ describe.concurrent.each([duckdb, parquet].map((sut) => [sut.name, sut] as const
     }
   });
 
+  it('records the range commits wrote until it is marked checked, across a sweep and a kill, and reads what is committed', async () => {
+    const path = await sut.place();
+    const commit = (rows: TransferRow[], checkpoint: string): StreamCommit => ({ stream: 'transfers', rows: new Map([tableRows(transfers, rows)]), checkpoint });
+    const ranges = (sink: Sink): [string, bigint, bigint][] => [...sink.uncheckedRanges()].map(([table, range]) => [table, range.min, range.max]);
+    const committed = (sink: Sink): Promise<unknown[][]> =>
+      sink.readCommitted(async (connection) => (await connection.runAndReadAll('SELECT tx_hash, lt FROM transfers ORDER BY lt')).getRows());
+    let sink = await sut.open(path, [transfers]);
+    try {
+      expect(ranges(sink)).toEqual([]);
+      await sink.commitAll([commit([transfer(1), transfer(4)], '1')]);
+      await sink.commitAll([commit([transfer(2, { lt: 2_000_000_000n })], '2')]);
+      expect(ranges(sink)).toEqual([['transfers', 1_000_001n, 2_000_000_000n]]);
+      await sink.sweepMovedKeys();
+      expect(ranges(sink)).toEqual([['transfers', 1_000_001n, 2_000_000_000n]]);
+      // The process dies before its checks: the next one finds the range.
+      await sink.close();
+      sink = await sut.open(path, [transfers]);
+      expect(ranges(sink)).toEqual([['transfers', 1_000_001n, 2_000_000_000n]]);
+      expect(await committed(sink)).toEqual([[hashOf(1), 1_000_001n], [hashOf(4), 1_000_004n], [hashOf(2), 2_000_000_000n]]);
+      await sink.markChecked();
+      expect(ranges(sink)).toEqual([]);
+      await sink.commitAll([commit([transfer(5)], '3')]);
+      expect(ranges(sink)).toEqual([['transfers', 1_000_005n, 1_000_005n]]);
+      await sink.close();
+      sink = await sut.open(path, [transfers]);
+      expect(ranges(sink)).toEqual([['transfers', 1_000_005n, 1_000_005n]]);
+    } finally {
+      await sink.close();
+    }
+  });
+
   it('commits several batches as one, equal to committing them one after another, or none of them', async () => {
     const later: StreamCommit = {
       stream: 'transfers',

@@ -127,7 +127,8 @@ function cloneAt(name: StreamName, template: Record<string, unknown>, position: 
   const hash = hashOf(name, serial);
   switch (name) {
     case 'transactions':
-      return { ...copy, hash, lt: String(position), account: `0:${serial.toString(16).toUpperCase().padStart(64, 'A')}` };
+      // Its account's only transaction, so it names no previous one: the chain's links hold with clones too.
+      return { ...copy, hash, lt: String(position), account: `0:${serial.toString(16).toUpperCase().padStart(64, 'A')}`, prev_trans_hash: NO_HASH, prev_trans_lt: '0' };
     case 'actions':
       return { ...copy, action_id: hash, trace_id: hashOf('trace', serial), trace_end_lt: String(position), end_lt: String(position), start_lt: String(position) };
     case 'jetton_transfers':
@@ -136,6 +137,9 @@ function cloneAt(name: StreamName, template: Record<string, unknown>, position: 
       return { ...copy, tx_hash: hash, utime: Number(position) };
   }
 }
+
+/** The hash an account's first transaction names as its previous one. */
+const NO_HASH = Buffer.alloc(32).toString('base64');
 
 function hashOf(label: string, serial: number): string {
   const bytes = Buffer.alloc(32);
