@@ -2,7 +2,7 @@
  * `status`: what the warehouse holds, read without writing or locking anything (a sync may run, a
  * notebook may read; while a run writes a DuckDB file, the progress it publishes), and how far it is
  * from the settled tip. It needs no API key: the tip and what places the checkpoints are asked at
- * the pipeline's rate within CHAIN_BUDGET_MS, each request retried as a sync retries it
+ * the pipeline's rate within CHAIN_BUDGET_MS (`asked-tip.ts`), each request retried as a sync retries it
  * (`--offline`: nothing is asked), and when the tip cannot be had the report says "tip unknown" and
  * shows the rest.
  */
@@ -13,9 +13,9 @@ import { createLogger } from '../core/logger.js';
 import { FatalError } from '../core/errors.js';
 import { positionOf, tipPosition, type PlannedStream } from '../run/plan.js';
 import { isSnapshot, type PositionAxis } from '../core/stream.js';
-import { V3Api } from '../api/v3.js';
-import { Landmarks, type Landmark } from '../extract/landmarks.js';
-import { apiClient, plannedStreams } from './session.js';
+import type { Landmark, Landmarks } from '../extract/landmarks.js';
+import { plannedStreams } from './session.js';
+import { askTip } from './asked-tip.js';
 import { streamStatus, type Distance } from './stream-status.js';
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import { snapshotStatus } from './snapshot-status.js';
@@ -23,18 +23,6 @@ import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-opti
 import { activeRedactor } from '../core/secret-scope.js';
 import { readStatusWarehouse } from './status-warehouse.js';
 import { formatStatus, reportedRun, reportedTip, reportedWriter, type StatusReport } from './status-report.js';
-
-/**
- * How long status waits for the chain, every request and retry together. Without a key the service
- * allows 1 request/s: the tip and its blocks take 1 s, and a 429 (another client on the address used
- * the allowance) costs one more before the retry, so the tip comes within about 2 s and the rest of
- * the budget places the checkpoints and the start.
- */
-const CHAIN_BUDGET_MS = 5000;
-/** Retries of each request within the budget: a 429's retry waits one request spacing, another failure the backoff. */
-const CHAIN_RETRIES = 3;
-/** Masterchain blocks below the tip read with it (a cron warehouse is rarely further behind). */
-const RECENT_BLOCKS = 100;
 
 interface StatusArgs extends PipelineArgs {
   json: boolean;
@@ -102,17 +90,9 @@ function offlineFacts(pipeline: Pipeline): ChainFacts {
 /** The settled tip, the start's positions and the checkpoints' blocks, asked at the pipeline's rate within CHAIN_BUDGET_MS. */
 async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], checkpoints: ReadonlyMap<string, string>, logger: Logger): Promise<ChainFacts> {
   const offline = offlineFacts(pipeline);
-  // The pipeline's client: its limiter spaces the requests at the pipeline's rate (1/s without a key).
-  const http = apiClient(pipeline, logger, { timeoutMs: CHAIN_BUDGET_MS, maxRetries: CHAIN_RETRIES });
-  const landmarks = new Landmarks(new V3Api(http));
-  const signal = AbortSignal.timeout(CHAIN_BUDGET_MS);
-  let tip: Landmark;
-  try {
-    // The blocks below the tip come with it: a checkpoint among them costs no request to place.
-    tip = await landmarks.settledTip(pipeline.lag.mcBlocks, { signal, reach: RECENT_BLOCKS });
-  } catch (error) {
-    return { ...offline, unknownBecause: signal.aborted ? `no answer within ${CHAIN_BUDGET_MS / 1000} s` : error instanceof Error ? error.message : String(error) };
-  }
+  const asked = await askTip(pipeline, logger);
+  if (asked.tip === undefined) return { ...offline, unknownBecause: asked.unknownBecause };
+  const { tip, landmarks, signal } = asked;
   const starts = new Map(offline.starts);
   if (pipeline.start.kind !== 'tip') {
     for (const axis of new Set(streams.flatMap(({ stream }) => (isSnapshot(stream) ? [] : [stream.axis])))) {
@@ -130,7 +110,7 @@ async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], c
     const distance = await distanceToTip(landmarks, stream.axis, decodeCheckpoint(stored).position, tip, signal).catch(() => undefined);
     if (distance !== undefined) distances.set(stream.name, distance);
   }
-  return { tip, head: landmarks.head, unknownBecause: undefined, starts, distances };
+  return { tip, head: asked.head, unknownBecause: undefined, starts, distances };
 }
 
 /**

@@ -13,7 +13,7 @@ import { quotedIdentifier } from '../core/sql-quote.js';
 import type { PositionAxis } from '../core/stream.js';
 import type { AnyTable } from '../core/table.js';
 
-export type CheckName = 'keys' | 'masterchain-seqnos' | 'block-transactions' | 'transaction-links' | 'trace-transactions';
+export type CheckName = 'keys' | 'masterchain-seqnos' | 'block-transactions' | 'transaction-links' | 'trace-transactions' | 'checkpoints';
 
 /** One fact of the chain the warehouse contradicts, and the positions whose fetch mends it. */
 export interface Inconsistency {

@@ -23,6 +23,8 @@ import {
 } from './stored-checks.js';
 import { NO_REJECTS, accountedFor, readRejectedItems, type RejectedItems } from './rejected-items.js';
 import { etlRejects } from '../core/bookkeeping.js';
+import type { Landmark } from '../extract/landmarks.js';
+import { checkCheckpoints } from './checkpoint-checks.js';
 
 /** A check that ran, its findings less those rejected items account for. */
 export interface CheckRun extends CheckResult {
@@ -46,6 +48,8 @@ export interface StoredWarehouse {
 }
 
 export interface VerifyScope {
+  /** The newest block the service indexes, to check the checkpoints against. @default not checked */
+  readonly head?: Landmark;
   /** The rows to check (`StoredChain.only`). @default every covered row */
   readonly only?: StoredChain['only'];
   /** The checks to leave out. @default none */
@@ -68,7 +72,7 @@ export async function verifyWarehouse(warehouse: StoredWarehouse, planned: reado
     return found !== undefined && Object.values((found.filters ?? {}) as Record<string, unknown>).every((value) => value === undefined);
   };
   const stored = (...names: string[]): boolean => names.every((name) => byName.has(name) && warehouse.has(name));
-  const checks: CheckResult[] = [];
+  const checks: CheckResult[] = scope.head === undefined ? [] : [checkCheckpoints(warehouse.checkpoints, planned, scope.head)];
   for (const { stream } of runs('keys') ? planned : []) {
     for (const table of stream.tables) {
       if (!warehouse.has(table.name)) continue;

@@ -3,9 +3,11 @@
  * from a devnet, both sinks: a synced warehouse is consistent (exit 0); a transaction deleted, one
  * stored twice (at a second lt) and one whose link to its previous transaction is broken are each
  * named (exit 1), by every check they break (the block's and the trace's counts too), with the
- * backfill that mends them, and running those backfills makes it consistent again.
+ * backfill that mends them, and running those backfills makes it consistent again. A checkpoint
+ * past the newest block the service indexes is named too (not with `--offline`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
 import { tableRows } from '../../src/core/stream.js';
 import type { Row, RowOf } from '../../src/core/table.js';
 import { DuckDBSink } from '../../src/load/duckdb-sink.js';
@@ -89,7 +91,7 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('chain-etl verify over %s', (kind
     expect(document.consistent).toBe(true);
     expect(document.inconsistencies).toEqual([]);
     expect(document.checks.map((check) => `${check.check}:${check.table}`).sort()).toEqual(
-      ['block-transactions:blocks', 'keys:blocks', 'keys:messages', 'keys:traces', 'keys:transactions', 'masterchain-seqnos:blocks', 'trace-transactions:traces', 'transaction-links:transactions'],
+      ['block-transactions:blocks', 'checkpoints:_etl_checkpoints', 'keys:blocks', 'keys:messages', 'keys:traces', 'keys:transactions', 'masterchain-seqnos:blocks', 'trace-transactions:traces', 'transaction-links:transactions'],
     );
     for (const check of document.checks) expect(check.checked, check.check).toBeGreaterThan(0);
 
@@ -123,6 +125,24 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('chain-etl verify over %s', (kind
 
     expect(await mend(found.stdout)).toBe(lines.length);
     const mended = await verify(pipeline);
-    expect([mended.code, mended.stdout], describeResult(mended)).toEqual([0, expect.stringMatching(/^consistent: /)]);
+    expect([mended.code, mended.stdout], describeResult(mended)).toEqual([0, expect.stringMatching(/^consistent: [^\n]*\n$/)]);
+
+    // A checkpoint 10^12 lt past the chain, as a glitched tip would have left it: named, with nothing to mend it by range.
+    await tamper(kind, sinkPath, (checkpoint) => {
+      const stored = decodeCheckpoint(checkpoint);
+      return { stream: 'transactions', rows: new Map(), checkpoint: encodeCheckpoint({ ...stored, position: stored.position + 10n ** 12n }) };
+    });
+    const ahead = await verify(pipeline, '--json');
+    expect(ahead.code, describeResult(ahead)).toBe(1);
+    const report = JSON.parse(ahead.stdout) as { head: { seqno: number } | null; inconsistencies: { check: string; detail: string; mend: string | null }[] };
+    expect(report.head?.seqno).toBe(devnet.view.indexedSeqno);
+    expect(report.inconsistencies).toEqual([{
+      check: 'checkpoints',
+      table: '_etl_checkpoints',
+      detail: expect.stringMatching(/^transactions's checkpoint \(lt \d+\) lies past the newest block the service indexes, masterchain block \d+ \(.+\): .*load this service into a new warehouse \(--out\)$/),
+      mend: null,
+    }]);
+    const offline = await verify(pipeline, '--offline');
+    expect([offline.code, offline.stdout.split('\n').slice(1)], describeResult(offline)).toEqual([0, ['not checked: the checkpoints against the newest block the service indexes (offline)', '']]);
   });
 });

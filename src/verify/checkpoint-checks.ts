@@ -1,0 +1,30 @@
+/**
+ * The checkpoints against the chain: no position stream's checkpoint may lie past the newest block
+ * the service indexes (a warehouse loaded from answers the service no longer gives: a replica
+ * behind, a wrong tip an earlier release took). One past the settled tip but not the head is sound
+ * (a raised `lag.mc_blocks`: the next sync waits), as the planner has it.
+ */
+import { decodeCheckpoint } from '../core/checkpoint.js';
+import { isSnapshot } from '../core/stream.js';
+import { utcTime } from '../core/utc-time.js';
+import { describeBlock, type Landmark } from '../extract/landmarks.js';
+import { tipPosition, type PlannedStream } from '../run/plan.js';
+import type { CheckResult } from './stored-checks.js';
+
+export function checkCheckpoints(checkpoints: ReadonlyMap<string, string>, planned: readonly PlannedStream[], head: Landmark): CheckResult {
+  const streams = planned.flatMap(({ stream }) => (isSnapshot(stream) || !checkpoints.has(stream.name) ? [] : [stream]));
+  const found = streams.flatMap((stream) => {
+    const position = decodeCheckpoint(checkpoints.get(stream.name)!).position;
+    if (position <= tipPosition(head, stream.axis)) return [];
+    const where = stream.axis === 'lt' ? `lt ${position}` : utcTime(Number(position));
+    return [{
+      check: 'checkpoints' as const,
+      table: '_etl_checkpoints',
+      detail:
+        `${stream.name}'s checkpoint (${where}) lies past the newest block the service indexes, ${describeBlock(head)}: ` +
+        'the warehouse was loaded from answers this service no longer gives, and sync refuses to continue from it; load this service into a new warehouse (--out)',
+      refetch: undefined,
+    }];
+  });
+  return { check: 'checkpoints', table: '_etl_checkpoints', checked: streams.length, found };
+}
