@@ -34,7 +34,7 @@ function cpuSeconds(): number {
   return (usage.user + usage.system) / 1e6;
 }
 
-function pageFiles(dir: string): string[] {
+export function pageFiles(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((name) => /^page-\d+\.json$/.test(name)).sort() : [];
 }
 
@@ -51,7 +51,8 @@ function interleaved(files: readonly string[], runs: number): string[] {
   return order;
 }
 
-async function ensurePages(dir: string, transactions: number): Promise<void> {
+/** Saves pages of about `transactions` transactions into `dir` from a bench devnet, unless it holds some. */
+export async function ensurePages(dir: string, transactions: number): Promise<void> {
   if (pageFiles(dir).length > 0) return;
   const devnet = await DevnetProcess.start(Math.ceil(transactions / 22) + 200);
   try {

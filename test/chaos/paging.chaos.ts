@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeResult } from '../support/cli-result.js';
 import { NO_MISMATCH, describeDiff, diffWarehouse, mismatch } from '../support/row-diff.js';
-import { readWarehouse } from '../support/warehouse-snapshot.js';
+import { readVerified } from './support/read.js';
 import { makeWorkspace, type SinkKind, type Workspace } from '../support/workspace.js';
 import { PAGING_OUTCOMES, runCrowded, runPagingFault, type PagingFault } from '../support/paging.js';
 
@@ -39,7 +39,7 @@ describe.each(SINKS)('2,500 items at one lt in a fresh order per request, into %
     const { result, truth, sinkPath } = await runCrowded(work, kind, { ...CHAIN, crowd: CROWD });
     expect(result.code, describeResult(result)).toBe(0);
     // The pipeline reads two streams: the tables of the others are not created in DuckDB.
-    const snapshot = await readWarehouse(kind, sinkPath, { partial: true });
+    const snapshot = await readVerified(kind, sinkPath, { partial: true });
     for (const diff of diffWarehouse(truth, snapshot.tables)) expect(mismatch(diff), describeDiff(diff)).toEqual(NO_MISMATCH);
   });
 
@@ -47,7 +47,7 @@ describe.each(SINKS)('2,500 items at one lt in a fresh order per request, into %
     const { result, truth, sinkPath } = await runCrowded(work, kind, { ...CHAIN, crowd: CROWD, ignoreOffset: true });
     expect(result.code, describeResult(result)).toBe(1);
     expect(result.stderr).toMatch(/broke the paging contract: (more than 50000 items at lt \d+ .*: the service seems to ignore offset|it repeats the page at offset 0 of lt \d+: the service ignores offset);/);
-    const snapshot = await readWarehouse(kind, sinkPath, { partial: true });
+    const snapshot = await readVerified(kind, sinkPath, { partial: true });
     for (const diff of diffWarehouse(truth, snapshot.tables)) expect({ ...mismatch(diff), missing: 0 }, describeDiff(diff)).toEqual(NO_MISMATCH);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * fast-check arbitraries of whole cases: a truth (chain length, extra items and their ties), a
- * pipeline (sink, streams, start, lag, concurrency) and a misbehaving server (knobs, replicas).
+ * pipeline (sink, streams, start, lag, concurrency) and a misbehaving server (knobs, replicas, a
+ * glitched tip).
  */
 import fc from 'fast-check';
 import type { CaseSpec } from './judge.js';
@@ -49,6 +50,7 @@ function misbehaviour(streams: readonly StreamName[], kinds: readonly KnobKind[]
   return fc.record({
     knobs: kinds.length === 0 ? fc.constant([]) : fc.array(knob(streams, kinds), { maxLength: 3 }),
     replicaLag: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) }),
+    tipGlitch: fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(0.5, 1) }),
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * The judge of one generated case: a sync run in process (`runCli`) against the adversarial server,
- * then the warehouse read back and held to the property: exit 0 ⇒ every stream covers the whole
- * requested range and its rows equal the truth there; any other exit ⇒ one clear line, exit 1 or 2,
+ * then the warehouse read back and held to the property: `chain-etl verify`'s checks find nothing in
+ * it, and exit 0 ⇒ every stream covers the whole requested range and its rows equal the truth there;
+ * any other exit ⇒ one clear line, exit 1 or 2,
  * nothing stored that the truth lacks, no covered position missing a row, and a rerun against the
  * healthy server exits 0 with the warehouse equal to the truth.
  */
@@ -74,9 +75,9 @@ export async function judgeCase(spec: CaseSpec, options: JudgeOptions = {}): Pro
   }
 }
 
-/** No knob, and replicas no further apart than the lag: the run must succeed. */
+/** No knob, replicas no further apart than the lag, and no glitched tip: the run must succeed. */
 export function behavesAsTheService(spec: CaseSpec): boolean {
-  return spec.misbehaviour.knobs.length === 0 && spec.misbehaviour.replicaLag <= spec.lag;
+  return spec.misbehaviour.knobs.length === 0 && spec.misbehaviour.replicaLag <= spec.lag && (spec.misbehaviour.tipGlitch ?? 0) === 0;
 }
 
 export function describeCase(spec: CaseSpec): string {
@@ -111,7 +112,7 @@ async function warehouseProblems(spec: CaseSpec, truth: Truth, server: Adversari
   if (!existsSync(sinkPath)) return complete ? ['exit 0 but no warehouse was written'] : [];
   const snapshot = await readSnapshot(spec.sink, sinkPath, spec.streams);
   if (typeof snapshot === 'string') return [snapshot];
-  return spec.streams.flatMap((name) =>
+  return (snapshot.inconsistencies ?? []).map((line) => `verify: ${line}`).concat(spec.streams.flatMap((name) =>
     streamProblems(truth, name, snapshot, { required: complete ? [requestedRange(spec, truth, name)] : [], poisoned: server.poisoned.get(name) }),
-  );
+  ));
 }

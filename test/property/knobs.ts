@@ -25,6 +25,8 @@ export const KNOB_KINDS = [
   'http5xx',
   /** The page's body cut in half (a connection closed mid-body). */
   'truncatedBody',
+  /** HTTP 200 with an empty list and the service's error beside it: an error, never an empty page. */
+  'errorBody',
   /** One item is silently left out: no client can notice, so the judge must (never generated; its self-check). */
   'loseItem',
 ] as const;
@@ -43,12 +45,17 @@ export interface Misbehaviour {
   readonly knobs: readonly Knob[];
   /** Every other v3 request is answered by a replica this many masterchain blocks behind (the head moves backwards). */
   readonly replicaLag: number;
+  /** Share of `/masterchainInfo` answers whose newest block ends 10^12 lt too high (a glitched tip). @default 0 */
+  readonly tipGlitch?: number;
 }
 
 /** Misbehaviour a client cannot detect: only the judge's self-check uses it. */
 export const UNDETECTABLE: readonly KnobKind[] = ['loseItem'];
 
-export const HEALTHY: Misbehaviour = { knobs: [], replicaLag: 0 };
+export const HEALTHY: Misbehaviour = { knobs: [], replicaLag: 0, tipGlitch: 0 };
+
+/** How far a glitched tip's end_lt lies past the true one. */
+export const TIP_GLITCH_LT = 10n ** 12n;
 
 /**
  * Knob kinds whose fix is not on main yet, with the class that owns it: generation skips them and
@@ -59,5 +66,6 @@ export const PENDING: Readonly<Partial<Record<KnobKind, string>>> = {};
 export function describeMisbehaviour(misbehaviour: Misbehaviour): string {
   const knobs = misbehaviour.knobs.map((knob) => `${knob.kind}@${knob.stream}×${knob.rate.toFixed(2)}`);
   if (misbehaviour.replicaLag > 0) knobs.push(`replica ${misbehaviour.replicaLag} behind`);
+  if ((misbehaviour.tipGlitch ?? 0) > 0) knobs.push(`tip glitched ×${misbehaviour.tipGlitch!.toFixed(2)}`);
   return knobs.length === 0 ? 'healthy' : knobs.join(', ');
 }

@@ -12,7 +12,7 @@ import { ApiError } from '../../src/devnet/http/api-error.js';
 import { QueryParams } from '../../src/devnet/http/query-params.js';
 import type { DevnetRequest, RouteTable } from '../../src/devnet/http/types.js';
 import { seededRandom } from '../support/seeded-random.js';
-import type { Knob, KnobKind, Misbehaviour } from './knobs.js';
+import { TIP_GLITCH_LT, type Knob, type KnobKind, type Misbehaviour } from './knobs.js';
 import type { StreamName, Truth, TruthItem } from './truth.js';
 
 /** The list endpoints: the stream each serves, its items key and its bound parameters. */
@@ -54,11 +54,16 @@ export async function startAdversarialServer(truth: Truth, misbehaviour: Misbeha
     truth.api.view.replicaLag = Math.max(replica, state.headBehind);
     try {
       const list = LISTS[endpoint];
-      if (list === undefined) return { status: 200, body: JSON.stringify(devnetAnswer(routes, endpoint, query)) };
+      if (list === undefined) {
+        const found = devnetAnswer(routes, endpoint, query);
+        if (endpoint === 'masterchainInfo' && !state.healthy && random() < (misbehaviour.tipGlitch ?? 0)) glitchTip(found);
+        return { status: 200, body: JSON.stringify(found) };
+      }
       requests += 1;
       const knobs = state.healthy ? [] : misbehaviour.knobs.filter((knob) => knob.stream === list.stream && random() < knob.rate);
       const on = (kind: KnobKind): Knob | undefined => knobs.find((knob) => knob.kind === kind);
       if (on('http5xx') !== undefined) return { status: 500, body: '{"error":"timeout: context deadline exceeded"}' };
+      if (on('errorBody') !== undefined) return { status: 200, body: JSON.stringify({ [list.key]: [], address_book: {}, error: 'timeout: context deadline exceeded' }) };
       if (on('repeatPage') !== undefined && previous.has(list.stream)) return { status: 200, body: previous.get(list.stream)! };
       const items = listPage(truth, list.stream, list.bounds, new QueryParams(query), on, random);
       let page = items.map((item) => item.raw);
@@ -111,6 +116,12 @@ export async function startAdversarialServer(truth: Truth, misbehaviour: Misbeha
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** Moves the newest block of a `/masterchainInfo` answer TIP_GLITCH_LT further along. */
+function glitchTip(answer: unknown): void {
+  const last = (answer as { last?: { end_lt?: unknown } }).last;
+  if (last !== undefined && typeof last.end_lt === 'string') last.end_lt = String(BigInt(last.end_lt) + TIP_GLITCH_LT);
 }
 
 function devnetAnswer(routes: RouteTable, endpoint: string, query: URLSearchParams): unknown {

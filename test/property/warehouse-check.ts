@@ -22,10 +22,10 @@ export interface StreamCheck {
   readonly missing?: boolean;
 }
 
-/** The warehouse as a snapshot of the streams' tables, or the one-line reason it cannot be read. */
+/** The warehouse as a snapshot of the streams' tables (verify's checks run over it), or the one-line reason it cannot be read. */
 export async function readSnapshot(kind: SinkKind, path: string, streams: readonly StreamName[] = STREAM_NAMES): Promise<Snapshot | string> {
   try {
-    return await readWarehouse(kind, path, { partial: true, glob: false, tables: streams.flatMap((name) => streamNamed(name).tables) });
+    return await readWarehouse(kind, path, { partial: true, glob: false, tables: streams.flatMap((name) => streamNamed(name).tables), verify: true });
   } catch (error) {
     return `the warehouse cannot be read: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
   }

@@ -10,6 +10,7 @@ import { readRows } from '../../src/load/duckdb-read.js';
 import { emptyManifest, readManifest, type Manifest } from '../../src/load/parquet-manifest.js';
 import { positionTables } from './position-tables.js';
 import { openReader } from './warehouse-reader.js';
+import { storedInconsistencies } from './stored-inconsistencies.js';
 import type { SinkKind } from './workspace.js';
 
 export type RunRow = RowOf<typeof etlRuns>;
@@ -39,6 +40,8 @@ export interface Snapshot {
   readonly runs: readonly RunRow[];
   readonly rejects: number;
   readonly rejectRows: readonly RejectRow[];
+  /** With `ReadOptions.verify`: what `chain-etl verify`'s checks find, a line each (`stored-inconsistencies.ts`). */
+  readonly inconsistencies?: readonly string[];
 }
 
 export interface ReadOptions {
@@ -51,6 +54,8 @@ export interface ReadOptions {
   readonly glob?: boolean;
   /** The data tables to read (`Snapshot.tables` holds only these). @default the tables of every position stream */
   readonly tables?: readonly AnyTable[];
+  /** Also run verify's checks over the warehouse (`Snapshot.inconsistencies`). @default false */
+  readonly verify?: boolean;
 }
 
 /** Reads every data table, the checkpoints, runs and rejects of a warehouse the CLI has closed. */
@@ -68,11 +73,13 @@ export async function readWarehouse(kind: SinkKind, path: string, options: ReadO
     const runs = (await read(etlRuns)) as RunRow[];
     const rejectRows = (await read(etlRejects)) as RejectRow[];
     const rejects = rejectRows.length;
-    if (kind === 'duckdb') {
-      const rows = !options.partial || present.has('_etl_checkpoints') ? await reader.query('SELECT stream, position FROM _etl_checkpoints') : [];
-      return { kind, tables, ...checkpointsOf(rows.map((row) => [String(row.stream), String(row.position)])), runs, rejects, rejectRows };
-    }
-    const records = checkpointsOf(Object.entries(manifest!.checkpoints).map(([key, value]) => [key, value.position]));
+    const stored =
+      kind === 'parquet'
+        ? Object.entries(manifest!.checkpoints).map(([key, value]): [string, string] => [key, value.position])
+        : (!options.partial || present.has('_etl_checkpoints') ? await reader.query('SELECT stream, position FROM _etl_checkpoints') : []).map((row): [string, string] => [String(row.stream), String(row.position)]);
+    const verified = options.verify === true ? { inconsistencies: await storedInconsistencies(reader.connection, new Map(stored), present) } : {};
+    if (kind === 'duckdb') return { kind, tables, ...checkpointsOf(stored), runs, rejects, rejectRows, ...verified };
+    const records = checkpointsOf(stored);
     const onDisk = await dataFilesOnDisk(path);
     const glob = options.glob === false ? undefined : new Map<string, Row[]>();
     for (const table of glob === undefined ? [] : wanted) {
@@ -80,7 +87,7 @@ export async function readWarehouse(kind: SinkKind, path: string, options: ReadO
       glob!.set(table.name, any ? await read(table, reader.relation(table.name)) : []);
     }
     const listed = Object.values(manifest!.tables).flatMap((entry) => entry.files.map((file) => file.path));
-    return { kind, tables, glob, files: { onDisk, listed }, manifest, ...records, runs, rejects, rejectRows };
+    return { kind, tables, glob, files: { onDisk, listed }, manifest, ...records, runs, rejects, rejectRows, ...verified };
   } finally {
     reader.close();
   }

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { FaultProfile } from '../../../src/devnet/http/faults.js';
 import { describeResult } from '../../support/cli-result.js';
 import { sleep } from '../../support/sleep.js';
-import { readWarehouse } from '../../support/warehouse-snapshot.js';
+import { readVerified } from '../support/read.js';
 import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, runLogged } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
@@ -74,13 +74,13 @@ async function runOne(work: Workspace, scenario: FaultsScenario, kind: SinkKind)
     const usedAnswers = used.read();
     const unknownEnumPages = [...unknownEnumAnswers].filter((answer) => usedAnswers.has(answer)).length;
     // Counted after the first sync: a later sync's actions re-scan may read the same pages again, fault-free.
-    const firstSnapshot = await readWarehouse(kind, sinkPath);
+    const firstSnapshot = await readVerified(kind, sinkPath);
     const storedUnknownEnum = verifyWarehouse(devnet, firstSnapshot, syncedBounds(devnet, firstSnapshot), { unknownEnumAllowed: true }).unknownEnum;
     if (scenario.growBy > 0) {
       devnet.grow(scenario.growBy);
       results.push(await runLogged(exits, ['sync', pipeline], { cwd: work.dir, timeoutMs: scenario.timeoutMs }));
     }
-    const snapshot = await readWarehouse(kind, sinkPath);
+    const snapshot = await readVerified(kind, sinkPath);
     const verdict = verifyWarehouse(devnet, snapshot, syncedBounds(devnet, snapshot), { unknownEnumAllowed: true });
     const retries = snapshot.runs.reduce((total, run) => total + Number(run.retries), 0);
     recordScenario(

@@ -10,7 +10,7 @@ import { tipBlock, tipPositionOf } from '../../support/chain-points.js';
 import { spawnCli } from '../../support/cli.js';
 import { describeResult, messageLines } from '../../support/cli-result.js';
 import { sleep } from '../../support/sleep.js';
-import { readWarehouse } from '../../support/warehouse-snapshot.js';
+import { readVerified } from '../support/read.js';
 import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, runLogged } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
@@ -49,7 +49,7 @@ export async function runGrowthScenario(work: Workspace, scenario: GrowthScenari
     follow.child.kill('SIGTERM');
     const followed = await follow.done;
     exits.add(followed);
-    const afterFollow = await readWarehouse(kind, sinkPath);
+    const afterFollow = await readVerified(kind, sinkPath);
     const followRuns = afterFollow.runs.length;
 
     const plain = [];
@@ -58,7 +58,7 @@ export async function runGrowthScenario(work: Workspace, scenario: GrowthScenari
     devnet.stallIndexer();
     const frozenAt = devnet.view.indexedSeqno;
     const final = await runLogged(exits, ['sync', pipeline], { cwd: work.dir });
-    const snapshot = await readWarehouse(kind, sinkPath);
+    const snapshot = await readVerified(kind, sinkPath);
     const verdict = verifyWarehouse(devnet, snapshot, syncedBounds(devnet, snapshot));
     const tip = tipBlock(devnet);
     const atTip = streams.filter((stream) => snapshot.checkpoints.get(stream.name) === tipPositionOf(tip, stream)).length;

@@ -8,7 +8,8 @@ import { streams } from '../../../src/streams/index.js';
 import { tipBlock, tipPositionOf } from '../../support/chain-points.js';
 import { describeResult, messageLines } from '../../support/cli-result.js';
 import { describeDiff, diffSnapshots } from '../../support/row-diff.js';
-import { readWarehouse, type Snapshot } from '../../support/warehouse-snapshot.js';
+import type { Snapshot } from '../../support/warehouse-snapshot.js';
+import { readVerified } from '../support/read.js';
 import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, runLogged } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
@@ -70,7 +71,7 @@ export async function runReplicaScenario(work: Workspace, scenario: ReplicaScena
         perSync.push(`sync failed (exit ${result.code})`);
         continue;
       }
-      snapshot = await readWarehouse(kind, sinkPath);
+      snapshot = await readVerified(kind, sinkPath);
       verdict = verifyWarehouse(devnet, snapshot, syncedBounds(devnet, snapshot));
       const missing = Object.entries(verdict.missingByTable).map(([table, count]) => `${table} ${count}`);
       perSync.push(missing.length === 0 ? 'none' : missing.join(' '));
@@ -93,7 +94,7 @@ export async function runReplicaScenario(work: Workspace, scenario: ReplicaScena
       expect(codes.every((code) => code === 1)).toBe(true);
       expect([...messages].every((line) => OUT_OF_STEP.test(line)), [...messages].join('\n')).toBe(true);
       expect(snapshot).toBeUndefined();
-      const left = await readWarehouse(kind, sinkPath, { partial: true });
+      const left = await readVerified(kind, sinkPath, { partial: true });
       expect([...left.tables.values()].flat()).toEqual([]);
     } else {
       expect(codes.every((code) => code === 0)).toBe(true);
@@ -127,20 +128,20 @@ export async function runStallScenario(work: Workspace, scenario: StallScenario,
     const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, name: `${label}.yaml` });
     const exits = new ExitLog();
     const first = await runLogged(exits, ['sync', pipeline], { cwd: work.dir });
-    const before = await readWarehouse(kind, sinkPath);
+    const before = await readVerified(kind, sinkPath);
 
     devnet.stallIndexer();
     const stalledAt = devnet.view.indexedSeqno;
     devnet.grow(scenario.growWhileStalled);
     const stalled = await runLogged(exits, ['sync', pipeline], { cwd: work.dir });
-    const during = await readWarehouse(kind, sinkPath);
+    const during = await readVerified(kind, sinkPath);
     const changes = diffSnapshots(before.tables, during.tables).filter((diff) => diff.missing + diff.extra + diff.changed + diff.duplicates > 0);
     const stalledRun = during.runs.find((run) => !before.runs.some((old) => old.run_id === run.run_id));
     const newRows = stalledRun === undefined ? undefined : (JSON.parse(stalledRun.rows) as Record<string, number>);
 
     devnet.resumeIndexer();
     const resumed = await runLogged(exits, ['sync', pipeline], { cwd: work.dir });
-    const after = await readWarehouse(kind, sinkPath);
+    const after = await readVerified(kind, sinkPath);
     const verdict = verifyWarehouse(devnet, after, syncedBounds(devnet, after));
     const tip = tipBlock(devnet);
     const atTip = streams.filter((stream) => after.checkpoints.get(stream.name) === tipPositionOf(tip, stream)).length;

@@ -19,12 +19,11 @@ import { describeResult } from '../../support/cli-result.js';
 import { expectedWarehouse } from '../../support/expected-rows.js';
 import { seededRandom } from '../../support/seeded-random.js';
 import { FIRST_MC } from '../../support/test-devnet.js';
-import { readWarehouse } from '../../support/warehouse-snapshot.js';
 import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { truthDatasetOf } from '../../support/truth-dataset.js';
 import { chaosPipeline, describeMoment, drawMoment, runLogged, spawnAndSignal, type MomentKind } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
-import { readCommitted } from '../support/read.js';
+import { readCommitted, readVerified } from '../support/read.js';
 import { ExitLog, recordScenario } from '../support/table.js';
 import { CLEAN, faults, prefixProblems, tableRow, verifyWarehouse } from '../support/verify.js';
 
@@ -146,7 +145,7 @@ export async function runKillScenario(work: Workspace, scenario: KillScenario, k
     }
 
     const final = await runLogged(exits, args, { cwd: work.dir, timeoutMs: 120_000 });
-    const snapshot = await readWarehouse(kind, sinkPath);
+    const snapshot = await readVerified(kind, sinkPath);
     const verdict = verifyWarehouse(devnet, snapshot, bounds);
     for (const stream of streams) {
       if (snapshot.checkpoints.get(stream.name) !== bounds(stream).to) problems.push(`${stream.name}: checkpoint ${snapshot.checkpoints.get(stream.name)}, range ends at ${bounds(stream).to}`);

@@ -8,7 +8,8 @@
  */
 import { expect } from 'vitest';
 import { describeResult } from '../../support/cli-result.js';
-import { readWarehouse, type Snapshot } from '../../support/warehouse-snapshot.js';
+import type { Snapshot } from '../../support/warehouse-snapshot.js';
+import { readVerified } from '../support/read.js';
 import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, runLogged } from '../support/cli.js';
 import { startChaosDevnet } from '../support/devnet.js';
@@ -36,7 +37,7 @@ export async function runLateDataScenario(work: Workspace, scenario: LateDataSce
     const sync = async (step: string): Promise<{ snapshot: Snapshot; verdict: Verdict }> => {
       const result = await runLogged(exits, ['sync', pipeline], { cwd: work.dir });
       if (result.code !== 0) problems.push(`${step}: ${describeResult(result)}`);
-      const snapshot = await readWarehouse(kind, sinkPath);
+      const snapshot = await readVerified(kind, sinkPath);
       const verdict = verifyWarehouse(devnet, snapshot, syncedBounds(devnet, snapshot));
       problems.push(...verdict.problems.map((problem) => `${step}: ${problem}`));
       return { snapshot, verdict };

@@ -12,7 +12,7 @@ import { spawnCli } from '../../support/cli.js';
 import { describeResult, messageLines } from '../../support/cli-result.js';
 import { sleep } from '../../support/sleep.js';
 import { FIRST_MC } from '../../support/test-devnet.js';
-import { readWarehouse } from '../../support/warehouse-snapshot.js';
+import { readVerified } from '../support/read.js';
 import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, describeMoment, runLogged, signalAt, type Moment } from '../support/cli.js';
 import type { ChaosDevnet } from '../support/devnet.js';
@@ -59,12 +59,12 @@ export async function runSignalScenario(work: Workspace, chaos: ChaosDevnet, sce
   const { result: interrupted, sent } = await signalAt(run, scenario.signal, scenario.moment, { log, kind, sinkPath }, twice);
   exits.add(interrupted);
   const lines = messageLines(interrupted.stderr);
-  const partial = await readWarehouse(kind, sinkPath);
+  const partial = await readVerified(kind, sinkPath);
   problems.push(...prefixProblems(devnet, partial, whole).map((problem) => `after ${scenario.signal}: ${problem}`));
   const short = streams.filter((stream) => (partial.checkpoints.get(stream.name) ?? -1n) < whole(stream).to).map((stream) => stream.name);
 
   const resumed = await runLogged(exits, args, { cwd: work.dir, timeoutMs: 120_000 });
-  const snapshot = await readWarehouse(kind, sinkPath);
+  const snapshot = await readVerified(kind, sinkPath);
   const bounds: (stream: StreamDefinition) => Bounds = (stream) => ({ from: whole(stream).from, to: snapshot.checkpoints.get(stream.name) ?? whole(stream).from - 1n });
   const verdict = verifyWarehouse(devnet, snapshot, bounds);
   for (const stream of streams) {

@@ -21,7 +21,7 @@ import { describeResult } from '../../support/cli-result.js';
 import { describeDiff, diffRows, mismatch, type RowDiff } from '../../support/row-diff.js';
 import { seededRandom } from '../../support/seeded-random.js';
 import { snapshotRowsOf } from '../../support/snapshot-truth.js';
-import { readWarehouse } from '../../support/warehouse-snapshot.js';
+import { readVerified } from '../support/read.js';
 import type { SinkKind, Workspace } from '../../support/workspace.js';
 import { chaosPipeline, describeMoment, spawnAndSignal, type Moment } from '../support/cli.js';
 import { isDataPage, startChaosDevnet } from '../support/devnet.js';
@@ -120,7 +120,7 @@ export async function runSnapshotKillScenario(work: Workspace, scenario: Snapsho
     const pipeline = await chaosPipeline(work, { url: devnet.url, kind, sinkPath, rate: { rps: 50, concurrency: 1 }, streams: [], name: `snapshots-killed-${scenario.seed}-${kind}.yaml` });
     await writeFile(pipeline, (await readFile(pipeline, 'utf8')).replace('streams: []', streamsYaml(scopes)));
     const exits = new ExitLog();
-    const read = (glob: boolean) => readWarehouse(kind, sinkPath, { tables, partial: true, glob });
+    const read = (glob: boolean) => readVerified(kind, sinkPath, { tables, partial: true, glob });
 
     // The first snapshot, complete, of the chain as it is now; it counts the run's block lookups.
     let lookups = 0;

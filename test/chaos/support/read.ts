@@ -10,11 +10,17 @@ import { readManifest } from '../../../src/load/parquet-manifest.js';
 import type { Row } from '../../../src/core/table.js';
 import { positionTables } from '../../support/position-tables.js';
 import { openWarehouse } from '../../support/warehouse-reader.js';
-import { checkpointsOf, dataFilesOnDisk, readWarehouse, type RejectRow, type RunRow, type Snapshot } from '../../support/warehouse-snapshot.js';
+import { checkpointsOf, dataFilesOnDisk, readWarehouse, type ReadOptions, type RejectRow, type RunRow, type Snapshot } from '../../support/warehouse-snapshot.js';
+import { storedInconsistencies } from '../../support/stored-inconsistencies.js';
 import type { SinkKind } from '../../support/workspace.js';
 
+/** `readWarehouse` with verify's checks run over it (`Snapshot.inconsistencies`): every chaos warehouse is verified. */
+export function readVerified(kind: SinkKind, path: string, options: Omit<ReadOptions, 'verify'> = {}): Promise<Snapshot> {
+  return readWarehouse(kind, path, { ...options, verify: true });
+}
+
 export async function readCommitted(kind: SinkKind, path: string): Promise<Snapshot> {
-  if (kind === 'duckdb') return readWarehouse(kind, path, { partial: true });
+  if (kind === 'duckdb') return readVerified(kind, path, { partial: true });
   const manifest = existsSync(path) ? await readManifest(path) : undefined;
   const onDisk = await dataFilesOnDisk(path);
   if (manifest === undefined) {
@@ -30,7 +36,9 @@ export async function readCommitted(kind: SinkKind, path: string): Promise<Snaps
     const rejects = rejectRows.length;
     const records = checkpointsOf(Object.entries(manifest.checkpoints).map(([key, value]) => [key, value.position]));
     const listed = Object.values(manifest.tables).flatMap((entry) => entry.files.map((file) => file.path));
-    return { kind, tables, files: { onDisk, listed }, manifest, ...records, runs, rejects, rejectRows };
+    const present = new Set([...positionTables, etlRuns, etlRejects].map((table) => table.name));
+    const inconsistencies = await storedInconsistencies(reader.connection, new Map(Object.entries(manifest.checkpoints).map(([key, value]) => [key, value.position])), present);
+    return { kind, tables, files: { onDisk, listed }, manifest, ...records, runs, rejects, rejectRows, inconsistencies };
   } finally {
     reader.close();
   }

@@ -97,7 +97,7 @@ export function verifyWarehouse(
   options: VerifyOptions = {},
 ): Verdict {
   const expected = expectedWarehouse(devnet, boundsOf);
-  const problems: string[] = [];
+  const problems: string[] = [...verifyFindings(snapshot)];
   const notes: string[] = [];
   const judge = (label: string, raw: ReadonlyMap<string, Row[]>): { diffs: RowDiff[]; unknown: number } => {
     const { tables, unknown } = options.unknownEnumAllowed ? acceptUnknownEnum(expected, raw) : { tables: raw, unknown: 0 };
@@ -163,7 +163,7 @@ export function prefixProblems(
   snapshot: Snapshot,
   whole: (stream: StreamDefinition) => Bounds,
 ): string[] {
-  const problems: string[] = [];
+  const problems: string[] = [...verifyFindings(snapshot)];
   for (const diff of diffWarehouse(expectedWarehouse(devnet, whole), snapshot.tables)) {
     if (diff.extra + diff.changed + diff.duplicates > 0) problems.push(`beyond the truth: ${describeDiff(diff)}`);
   }
@@ -184,6 +184,11 @@ export function prefixProblems(
     if (absent.length > 0) problems.push(`the manifest lists files the folder lacks: ${absent.join(', ')}`);
   }
   return problems;
+}
+
+/** What `chain-etl verify`'s checks found in the snapshot (read with `readVerified`), as problems. */
+function verifyFindings(snapshot: Snapshot): string[] {
+  return (snapshot.inconsistencies ?? []).map((line) => `verify: ${line}`);
 }
 
 export function tableRow(scenario: string, sink: string, verdict: Verdict, exits: string, notes: readonly string[] = []): ScenarioRow {
