@@ -1,18 +1,21 @@
 /**
- * `chain-etl verify <pipeline> [--json] [--offline]`: checks the stored chain against the chain's own
- * facts inside what each stream covers (src/verify/), reading only, with no API key, and the
+ * `chain-etl verify <pipeline> [--from …] [--to …] [--json] [--offline]`: checks the stored chain
+ * against the chain's own facts inside what each stream covers (src/verify/; with --from/--to, the
+ * rows of that lt range), reading only, with no API key, and the
  * checkpoints against the newest block the service indexes (asked as status asks; `--offline`, or a
  * service that does not answer, leaves that check out and says so). Exit 0 when consistent;
  * otherwise each inconsistency on a line with the backfill that mends it, and exit 1.
  */
 import type { CommandModule } from 'yargs';
-import { FatalError } from '../core/errors.js';
+import { ConfigError, FatalError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
 import { utcTime } from '../core/utc-time.js';
 import type { Landmark } from '../extract/landmarks.js';
 import { withReadOnlyWarehouse } from '../load/read-only-warehouse.js';
 import { verifyWarehouse, type CheckRun, type VerifyReport } from '../verify/verify-warehouse.js';
-import { askTip } from './asked-tip.js';
+import { positionOf, type ChainPoint } from '../run/plan.js';
+import { askTip, type AskedTip } from './asked-tip.js';
+import { checkRange, parseChainPoint } from './chain-point.js';
 import { inconsistencyCount, inconsistencyLines, mendCommand } from './inconsistency-lines.js';
 import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { readerPipeline } from './query-session.js';
@@ -21,6 +24,8 @@ import { plannedStreams, warehouseTables } from './session.js';
 interface VerifyArgs extends PipelineArgs {
   json: boolean;
   offline: boolean;
+  from?: string;
+  to?: string;
 }
 
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
@@ -32,6 +37,8 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         describe: 'print one JSON document: {consistent, head, head_unknown_because, checks: [{check, table, checked, found, rejected}], inconsistencies: [{check, table, detail, mend}]}',
       },
       offline: { type: 'boolean', default: false, describe: 'do not ask the API for its newest block: leave the checkpoints unchecked against it' },
+      from: { type: 'string', describe: 'check only the rows from here: ISO date (2024-01-01), lt:<N> or mc:<seqno> (dates and seqnos are placed by the service)' },
+      to: { type: 'string', describe: 'and before here (exclusive), same forms as --from' },
     }) as never,
   handler: async (args) => {
     const pipeline = readerPipeline(args);
@@ -40,7 +47,9 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     const asked = args.offline ? undefined : await askTip(pipeline, createLogger(args['log-level']));
     const head = asked?.tip === undefined ? undefined : (asked.head ?? asked.tip);
     const unchecked = asked === undefined ? 'offline' : asked.tip === undefined ? asked.unknownBecause : undefined;
-    const report = await withReadOnlyWarehouse(kind, path, warehouseTables(streams), 'verify', (warehouse) => verifyWarehouse(warehouse, streams, head === undefined ? {} : { head }));
+    const window = await ltWindow(args, asked);
+    const only = window === undefined ? {} : { only: new Map(warehouseTables(streams).map((table) => [table.name, window])) };
+    const report = await withReadOnlyWarehouse(kind, path, warehouseTables(streams), 'verify', (warehouse) => verifyWarehouse(warehouse, streams, { ...only, ...(head === undefined ? {} : { head }) }));
     if (args.json) process.stdout.write(`${JSON.stringify(jsonReport(report, args.pipeline, head, unchecked))}\n`);
     else {
       const note = unchecked === undefined ? '' : `not checked: the checkpoints against the newest block the service indexes (${unchecked})\n`;
@@ -52,6 +61,23 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     }
   },
 };
+
+/** The lt range `--from`/`--to` name (`--to` exclusive), placed on the chain by the service where they are not lts; undefined without either. */
+async function ltWindow(args: VerifyArgs, asked: AskedTip | undefined): Promise<{ readonly min: bigint; readonly max: bigint } | undefined> {
+  if (args.from === undefined && args.to === undefined) return undefined;
+  const from = args.from === undefined ? undefined : parseChainPoint('--from', args.from);
+  const to = args.to === undefined ? undefined : parseChainPoint('--to', args.to);
+  if (from !== undefined) checkRange(from, to);
+  const ltOf = async (flag: '--from' | '--to', point: ChainPoint): Promise<bigint> => {
+    if (point.kind === 'lt') return point.lt;
+    if (asked?.tip === undefined) {
+      const why = asked === undefined ? '--offline' : asked.unknownBecause;
+      throw new ConfigError(`${flag} ${flag === '--from' ? args.from : args.to} is placed on the chain by the service, which verify could not ask (${why}): give ${flag} lt:<N>, or let verify ask the service`);
+    }
+    return positionOf(point, 'lt', { landmarks: asked.landmarks, tip: asked.tip, signal: asked.signal });
+  };
+  return { min: from === undefined ? 0n : await ltOf('--from', from), max: to === undefined ? 2n ** 63n - 1n : (await ltOf('--to', to)) - 1n };
+}
 
 function checkedSummary(report: VerifyReport): string {
   const rejected = (check: CheckRun): string => (check.rejected === 0 ? '' : ` (${check.rejected} lacking only items kept in _etl_rejects)`);

@@ -59,19 +59,21 @@ export interface StoredChain {
 }
 
 /**
- * Rows of `table` sharing a primary key, anywhere in it. The positions to read again are known where
- * the table's `clusterBy` column is its stream's position (the lt streams).
+ * Rows of `table` sharing a primary key, anywhere in it (with `only`: keys with a row in the table's
+ * range; a table without a `clusterBy` column is checked whole). The positions to read again are
+ * known where the table's `clusterBy` column is its stream's position (the lt streams).
  */
 export async function checkKeys(chain: StoredChain, stream: { readonly name: string; readonly axis?: PositionAxis }, table: AnyTable): Promise<CheckResult> {
   const key = table.primaryKey.map(quotedIdentifier).join(', ');
   const cluster = table.clusterBy === undefined || stream.axis !== 'lt' ? undefined : quotedIdentifier(table.clusterBy);
+  const subject = table.clusterBy === undefined ? 'true' : inOnly(chain, table.name, quotedIdentifier(table.clusterBy));
   const rows = await all(
     chain.connection,
     `SELECT concat_ws(', ', ${table.primaryKey.map((c) => `${quotedIdentifier(c)}::VARCHAR`).join(', ')}) AS key, count(*) AS n, ` +
       `${cluster === undefined ? 'NULL, NULL' : `min(${cluster})::VARCHAR, max(${cluster})::VARCHAR`} ` +
-      `FROM ${quotedIdentifier(table.name)} GROUP BY ${key} HAVING count(*) > 1 ORDER BY 1 LIMIT ${chain.limit}`,
+      `FROM ${quotedIdentifier(table.name)} GROUP BY ${key} HAVING count(*) > 1 AND bool_or(${subject}) ORDER BY 1 LIMIT ${chain.limit}`,
   );
-  const checked = await count(chain.connection, `SELECT count(*) FROM ${quotedIdentifier(table.name)}`);
+  const checked = await count(chain.connection, `SELECT count(*) FROM ${quotedIdentifier(table.name)} WHERE ${subject}`);
   return {
     check: 'keys',
     table: table.name,

@@ -4,7 +4,8 @@
  * stored twice (at a second lt) and one whose link to its previous transaction is broken are each
  * named (exit 1), by every check they break (the block's and the trace's counts too), with the
  * backfill that mends them, and running those backfills makes it consistent again. A checkpoint
- * past the newest block the service indexes is named too (not with `--offline`).
+ * past the newest block the service indexes is named too (not with `--offline`); `--from`/`--to`
+ * check the rows of a range alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
@@ -17,7 +18,7 @@ import type { Sink, StreamCommit } from '../../src/load/sink.js';
 import { blocksStream } from '../../src/streams/blocks.js';
 import { transactionsStream, transactionsTable } from '../../src/streams/transactions.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
-import { describeResult } from '../support/cli-result.js';
+import { describeResult, messageLines } from '../support/cli-result.js';
 import { startTestDevnet, type TestDevnet } from '../support/test-devnet.js';
 import { readWarehouse } from '../support/warehouse-snapshot.js';
 import { withDuckDB } from '../support/with-duckdb.js';
@@ -122,6 +123,15 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('chain-etl verify over %s', (kind
       `transaction-links, transactions: the transaction of ${String(relinked['account'])} at lt ${next(relinked)['tx_lt']} follows ${wrong} at lt ${relinked['tx_lt']}, but ${String(relinked['tx_hash'])} is stored there`,
     ];
     for (const line of expected) expect(lines.some((shown) => shown.startsWith(line)), `${line}\n in:\n${found.stdout}`).toBe(true);
+
+    // --from/--to: the rows of that lt range alone, here the doubled transaction's two copies.
+    const window = await verify(pipeline, '--from', `lt:${(doubled['tx_lt'] as bigint) - 1n}`, '--to', `lt:${(doubled['tx_lt'] as bigint) + 1n}`);
+    expect(window.code, describeResult(window)).toBe(1);
+    expect(window.stdout.trimEnd().split('\n').map((line) => line.split(':')[0])).toEqual(['keys, transactions', 'block-transactions, transactions', 'trace-transactions, transactions']);
+    expect(window.stdout).toContain(`block ${at(doubled)} lists`);
+    expect(window.stdout).toContain(`trace ${String(doubled['trace_id'])} counts`);
+    const placed = await verify(pipeline, '--offline', '--from', '2026-01-01');
+    expect([placed.code, messageLines(placed.stderr)]).toEqual([2, [expect.stringMatching(/^chain-etl: --from 2026-01-01 is placed on the chain by the service, which verify could not ask \(--offline\): give --from lt:<N>, or let verify ask the service$/)]]);
 
     expect(await mend(found.stdout)).toBe(lines.length);
     const mended = await verify(pipeline);
