@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 export async function fsyncPath(path: string): Promise<void> {
   const handle = await open(path, 'r');
   try {
-    await handle.sync();
+    await handle.sync().catch((error: unknown) => Promise.reject(naming(error, path)));
   } finally {
     await handle.close();
   }
@@ -23,9 +23,22 @@ export async function writeFileDurably(path: string, data: string): Promise<void
   try {
     await handle.writeFile(data);
     await handle.sync();
+  } catch (error) {
+    throw naming(error, temp);
   } finally {
     await handle.close();
   }
   await rename(temp, path);
   await fsyncPath(dirname(path));
+}
+
+/**
+ * `error` with the path it concerns: Node's errors of a write or sync through a file handle carry
+ * none (`ENOSPC: no space left on device, write`), and a storage error's message names the file.
+ */
+function naming(error: unknown, path: string): unknown {
+  if (error instanceof Error && (error as NodeJS.ErrnoException).code !== undefined && (error as NodeJS.ErrnoException).path === undefined) {
+    Object.assign(error, { path });
+  }
+  return error;
 }
