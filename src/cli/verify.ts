@@ -16,7 +16,7 @@ import { verifyWarehouse, type CheckRun, type VerifyReport } from '../verify/ver
 import { positionOf, type ChainPoint } from '../run/plan.js';
 import { askTip, type AskedTip } from './asked-tip.js';
 import { checkRange, parseChainPoint } from './chain-point.js';
-import { inconsistencyCount, inconsistencyLines, mendCommand } from './inconsistency-lines.js';
+import { holeLine, inconsistencyCount, inconsistencyLines, mendCommand } from './inconsistency-lines.js';
 import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { readerPipeline } from './query-session.js';
 import { plannedStreams, warehouseTables } from './session.js';
@@ -34,7 +34,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       json: {
         type: 'boolean',
         default: false,
-        describe: 'print one JSON document: {consistent, head, head_unknown_because, checks: [{check, table, checked, found, rejected}], inconsistencies: [{check, table, detail, mend}]}',
+        describe: 'print one JSON document: {consistent, head, head_unknown_because, checks: [{check, table, checked, found, rejected}], inconsistencies: [{check, table, detail, mend}], holes: [{stream, axis, from, to, line}]}',
       },
       offline: { type: 'boolean', default: false, describe: 'do not ask the API for its newest block: leave the checkpoints unchecked against it' },
       from: { type: 'string', describe: 'check only the rows from here: ISO date (2024-01-01), lt:<N> or mc:<seqno> (dates and seqnos are placed by the service)' },
@@ -52,7 +52,8 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     const report = await withReadOnlyWarehouse(kind, path, warehouseTables(streams), 'verify', (warehouse) => verifyWarehouse(warehouse, streams, { ...only, ...(head === undefined ? {} : { head }) }));
     if (args.json) process.stdout.write(`${JSON.stringify(jsonReport(report, args.pipeline, head, unchecked))}\n`);
     else {
-      const note = unchecked === undefined ? '' : `not checked: the checkpoints against the newest block the service indexes (${unchecked})\n`;
+      const holes = report.holes.map((hole) => `${holeLine(args.pipeline, hole)}\n`).join('');
+      const note = `${holes}${unchecked === undefined ? '' : `not checked: the checkpoints against the newest block the service indexes (${unchecked})\n`}`;
       process.stdout.write(report.consistent ? `consistent: ${path} (checked: ${checkedSummary(report)})\n${note}` : `${inconsistencyLines(report, args.pipeline).join('\n')}\n${note}`);
     }
     if (!report.consistent) {
@@ -91,5 +92,6 @@ function jsonReport(report: VerifyReport, pipeline: string, head: Landmark | und
     head_unknown_because: unchecked ?? null,
     checks: report.checks.map((check) => ({ check: check.check, table: check.table, checked: check.checked, found: check.found.length, rejected: check.rejected })),
     inconsistencies: report.checks.flatMap((check) => check.found.map((found) => ({ check: found.check, table: found.table, detail: found.detail, mend: mendCommand(pipeline, found) }))),
+    holes: report.holes.map((hole) => ({ stream: hole.stream, axis: hole.axis, from: String(hole.from), to: String(hole.to), line: holeLine(pipeline, hole) })),
   };
 }

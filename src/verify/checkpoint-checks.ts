@@ -2,10 +2,13 @@
  * The checkpoints against the chain: no position stream's checkpoint may lie past the newest block
  * the service indexes (a warehouse loaded from answers the service no longer gives: a replica
  * behind, a wrong tip an earlier release took). One past the settled tip but not the head is sound
- * (a raised `lag.mc_blocks`: the next sync waits), as the planner has it.
+ * (a raised `lag.mc_blocks`: the next sync waits), as the planner has it. And what the checks cannot
+ * look at: the holes between a stream's covered ranges (not an inconsistency: the warehouse does not
+ * claim them, and two backfills of separate months leave one on purpose).
  */
 import { decodeCheckpoint } from '../core/checkpoint.js';
-import { isSnapshot } from '../core/stream.js';
+import type { Range } from '../core/coverage.js';
+import { isSnapshot, type PositionAxis } from '../core/stream.js';
 import { utcTime } from '../core/utc-time.js';
 import { describeBlock, type Landmark } from '../extract/landmarks.js';
 import { tipPosition, type PlannedStream } from '../run/plan.js';
@@ -27,4 +30,18 @@ export function checkCheckpoints(checkpoints: ReadonlyMap<string, string>, plann
     }];
   });
   return { check: 'checkpoints', table: '_etl_checkpoints', checked: streams.length, found };
+}
+
+/** A range between two covered ranges of a stream. */
+export interface CoverageHole extends Range {
+  readonly stream: string;
+  readonly axis: PositionAxis;
+}
+
+export function coverageHoles(checkpoints: ReadonlyMap<string, string>, planned: readonly PlannedStream[]): CoverageHole[] {
+  return planned.flatMap(({ stream }) => {
+    const stored = checkpoints.get(stream.name);
+    if (isSnapshot(stream) || stored === undefined) return [];
+    return decodeCheckpoint(stored).covered.holes().map((hole) => ({ stream: stream.name, axis: stream.axis, ...hole }));
+  });
 }

@@ -12,7 +12,7 @@ import { verifyWarehouse, type VerifyReport } from './verify-warehouse.js';
 
 export async function checkCommitted(sink: Sink, planned: readonly PlannedStream[]): Promise<VerifyReport> {
   const unchecked = sink.uncheckedRanges();
-  if (unchecked.size === 0) return { consistent: true, checks: [] };
+  if (unchecked.size === 0) return { consistent: true, checks: [], holes: [] };
   const checkpoints = await sink.readCheckpoints();
   const tables = new Set([etlRejects.name, ...planned.flatMap(({ stream }) => stream.tables.map((table) => table.name))]);
   return sink.readCommitted((connection) =>

@@ -24,7 +24,7 @@ import {
 import { NO_REJECTS, accountedFor, readRejectedItems, type RejectedItems } from './rejected-items.js';
 import { etlRejects } from '../core/bookkeeping.js';
 import type { Landmark } from '../extract/landmarks.js';
-import { checkCheckpoints } from './checkpoint-checks.js';
+import { checkCheckpoints, coverageHoles, type CoverageHole } from './checkpoint-checks.js';
 
 /** A check that ran, its findings less those rejected items account for. */
 export interface CheckRun extends CheckResult {
@@ -37,6 +37,8 @@ export interface CheckRun extends CheckResult {
 export interface VerifyReport {
   readonly consistent: boolean;
   readonly checks: readonly CheckRun[];
+  /** What no check looked at: the ranges between covered ranges. */
+  readonly holes: readonly CoverageHole[];
 }
 
 /** A warehouse as the checks read it: its tables by name on `connection`, and its checkpoint rows. */
@@ -85,7 +87,7 @@ export async function verifyWarehouse(warehouse: StoredWarehouse, planned: reado
   if (runs('transaction-links') && stored('transactions')) checks.push(await checkTransactionLinks(chain));
   if (runs('trace-transactions') && unfiltered('transactions') && stored('traces', 'transactions')) checks.push(await checkTraceTransactions(chain));
   const ran = checks.map((check) => lessRejected(check, rejected, chain.limit));
-  return { consistent: ran.every((check) => check.found.length === 0 && !check.truncated), checks: ran };
+  return { consistent: ran.every((check) => check.found.length === 0 && !check.truncated), checks: ran, holes: coverageHoles(warehouse.checkpoints, planned) };
 }
 
 function lessRejected(check: CheckResult, rejected: RejectedItems, limit: number): CheckRun {

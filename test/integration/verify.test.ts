@@ -5,10 +5,12 @@
  * named (exit 1), by every check they break (the block's and the trace's counts too), with the
  * backfill that mends them, and running those backfills makes it consistent again. A checkpoint
  * past the newest block the service indexes is named too (not with `--offline`); `--from`/`--to`
- * check the rows of a range alone.
+ * check the rows of a range alone; a hole between covered ranges is named with the backfill that
+ * fills it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
+import { Coverage } from '../../src/core/coverage.js';
 import { tableRows } from '../../src/core/stream.js';
 import type { Row, RowOf } from '../../src/core/table.js';
 import { DuckDBSink } from '../../src/load/duckdb-sink.js';
@@ -136,6 +138,26 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('chain-etl verify over %s', (kind
     expect(await mend(found.stdout)).toBe(lines.length);
     const mended = await verify(pipeline);
     expect([mended.code, mended.stdout], describeResult(mended)).toEqual([0, expect.stringMatching(/^consistent: [^\n]*\n$/)]);
+
+    // Half a chain's day taken out of the transactions' coverage: no inconsistency, but named with the backfill that fills it.
+    let hole = { from: 0n, to: 0n };
+    await tamper(kind, sinkPath, (checkpoint) => {
+      const stored = decodeCheckpoint(checkpoint);
+      const [whole] = stored.covered.ranges;
+      const middle = whole!.from + (whole!.to - whole!.from) / 2n;
+      hole = { from: middle, to: middle + 1_000_000n };
+      const covered = new Coverage([{ from: whole!.from, to: hole.from - 1n }, { from: hole.to + 1n, to: whole!.to }]);
+      return { stream: 'transactions', rows: new Map(), checkpoint: encodeCheckpoint({ ...stored, covered }) };
+    });
+    const holed = await verify(pipeline, '--offline');
+    const fill = `chain-etl backfill ${pipeline} --from lt:${hole.from} --to lt:${hole.to + 1n}`;
+    expect([holed.code, holed.stdout.split('\n').slice(1, 2)], describeResult(holed)).toEqual([
+      0,
+      [`not covered: transactions lt ${hole.from}..${hole.to} lies between covered ranges, so no check looked at it; fill it: ${fill}`],
+    ]);
+    const filled = await runCliInProcess(fill.split(' ').slice(1));
+    expect(filled.code, describeResult(filled)).toBe(0);
+    expect((await verify(pipeline, '--offline')).stdout).not.toContain('not covered:');
 
     // A checkpoint 10^12 lt past the chain, as a glitched tip would have left it: named, with nothing to mend it by range.
     await tamper(kind, sinkPath, (checkpoint) => {
