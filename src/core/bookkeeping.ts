@@ -11,6 +11,9 @@ export const SCHEMA_VERSION = 4;
 /** `_etl_meta` key holding the schema version. */
 export const SCHEMA_VERSION_KEY = 'schema_version';
 
+/** `_etl_meta` key of a table's unswept range, `{"min","max"}` (src/load/moved-keys.ts); `unsweptKey('')` is their prefix. */
+export const unsweptKey = (table: string): string => `unswept:${table}`;
+
 export const etlMeta = defineTable({
   name: '_etl_meta',
   doc: 'Facts about the warehouse itself, such as the schema version that wrote it.',
