@@ -4,8 +4,9 @@
  * sinks: the view equals the rule of docs/design.md §4 applied here to the chain's own rows and the
  * stored coverage (the first and last day partial, a covered day without rows a complete 0, a day
  * with rows complete), in the DuckDB file, in `views.sql` run by a plain DuckDB, and through
- * `chain-etl query … WHERE complete`; a row deleted leaves its day complete (finding it is verify's
- * job), an unswept range over a row of a day makes the day partial.
+ * `chain-etl query … WHERE complete`; the report draws the partial days apart; a row deleted leaves
+ * its day complete (finding it is verify's job), an unswept range over a row of a day makes the day
+ * partial.
  * The rule at its edges over hand-made rows: test/streams/etl-days.test.ts.
  */
 import { readFile } from 'node:fs/promises';
@@ -144,6 +145,21 @@ describe.each(KINDS)('_etl_days of a %s warehouse', (kind) => {
     expect(await storedDays(kind)).toEqual(expected);
     expect(await sessionDays(kind)).toEqual(expected);
     expect(await queriedDays(kind, 'WHERE complete')).toEqual(expected.filter((shown) => shown.endsWith(' complete')));
+  });
+
+  it('chain-etl report draws the partial days apart and counts each table\'s complete and partial days', async () => {
+    const out = join(work.dir, `report-${kind}.html`);
+    const result = await runCliInProcess(['report', pipelines[kind], '--html', out]);
+    expect(result.code, describeResult(result)).toBe(0);
+    const html = await readFile(out, 'utf8');
+    const start = html.indexOf('<section class="table" data-table="transactions"');
+    const section = html.slice(start, html.indexOf('</section>', start));
+    const bars = [...section.matchAll(/<rect class="([^"]+)" [^>]*data-label="([^"]+)"/g)].map(([, classes, day]) => `${day} ${classes}`);
+    const days = (await storedDays(kind)).filter((shown) => shown.startsWith('transactions ')).map((shown) => shown.split(' '));
+    expect(bars).toEqual(days.filter(([, , rows]) => rows !== '0').map(([, day, , complete]) => `${day} ${complete === 'complete' ? 'bar' : 'bar partial'}`));
+    expect(bars.filter((bar) => bar.endsWith('partial'))).toHaveLength(2);
+    expect(section).toContain('<p class="completeness">2 complete UTC days, 2 partial.</p>');
+    expect(section).toContain('partial day: not yet wholly covered, settled and verified');
   });
 
   it('a row deleted leaves its day complete (finding it is verify\'s job); an unswept range holding a row of a day makes that day partial, for that table only', async () => {
