@@ -1,9 +1,8 @@
 /**
  * The report's numbers, asked of a read-only SQL connection onto the warehouse (the DuckDB file, or
  * views over the Parquet manifest's files): rows per `block_date` of every fact table and which of
- * its days are complete (`_etl_days`), rows per
- * `snapshot_time` of every snapshot table, the rows of every other table (addresses), the last runs
- * and the rejects by reason.
+ * its days are complete (`_etl_days`), rows per `snapshot_time` of every snapshot table, the rows of
+ * every other table (addresses), the last runs and the rejects by reason.
  */
 import { etlRejects, etlRuns } from '../core/bookkeeping.js';
 import { quotedString } from '../core/sql-quote.js';

@@ -3,7 +3,8 @@
  * rows of or that lies at least partly inside the stream's covered ranges, with its rows (0 for a
  * covered day without any) and whether it is complete, so that a notebook can refuse a partial day
  * (`WHERE complete`). Made from the stream registry (which tables, their axis, the time each
- * table's `block_date` is the day of) and the tables a warehouse holds; the rule is docs/design.md §4.
+ * table's `block_date` is the day of) and the tables a warehouse holds; the rule is in
+ * docs/design.md §4.
  */
 import { unsweptKey } from '../core/bookkeeping.js';
 import { quotedIdentifier, quotedString } from '../core/sql-quote.js';
@@ -109,7 +110,7 @@ function storedSql({ table, stream }: DayTable): string {
 export const etlDaysView: ViewDefinition = {
   name: '_etl_days',
   doc:
-    'One row per data table with a block_date and UTC day that the table holds rows of or that lies at least partly inside its stream\'s covered ranges: rows (0 for a covered day without rows) and complete, true when the whole day lies inside one covered range of the stream\'s checkpoint, settled, and no unswept range of the table (rows written and not yet checked) holds a row of it. WHERE complete keeps only whole days; the newest day is partial until the coverage has passed its end.',
+    'One row per data table with a block_date and UTC day that the table holds rows of or that lies at least partly inside its stream\'s covered ranges: rows (0 for a covered day without rows) and complete, true when the whole day lies inside one covered range of the stream\'s checkpoint, before any item the service may still change (the checkpoint\'s open position), and no unswept range of the table (rows written and not yet checked) holds a row of it. WHERE complete keeps whole days only; the newest day stays partial until the coverage has passed its end.',
   reads: [],
   select: etlDaysSql,
 };
