@@ -6,15 +6,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Range } from '../core/coverage.js';
 import { quotedIdentifier } from '../core/sql-quote.js';
-import type { AnyTable, TableDef } from '../core/table.js';
-import type { Columns } from '../core/table.js';
-import { actionsTable } from '../streams/actions.js';
-import type { StreamName } from '../streams/index.js';
-import { jettonBurnsTable } from '../streams/jetton-burns.js';
-import { jettonTransfersTable } from '../streams/jetton-transfers.js';
-import { nftTransfersTable } from '../streams/nft-transfers.js';
-import { tracesTable } from '../streams/traces.js';
-import { transactionsTable } from '../streams/transactions.js';
+import type { StreamDefinition } from '../core/stream.js';
+import type { AnyTable } from '../core/table.js';
 
 /** The earliest and latest row time of a range, unix seconds. */
 export interface RowTimes {
@@ -29,19 +22,12 @@ export interface PositionTime {
   readonly time: string;
 }
 
-function positionTime<C extends Columns>(table: TableDef<C>, position: keyof C & string, time: keyof C & string): PositionTime {
-  return { table, position, time };
+/** An lt stream's: its own table's position (what the table clusters by) and the time its `block_date` is the day of; none for a utime stream. */
+export function positionTime(stream: StreamDefinition): PositionTime | undefined {
+  const [table] = stream.tables;
+  if (stream.axis !== 'lt' || table?.clusterBy === undefined || table.dayOf === undefined) return undefined;
+  return { table, position: table.clusterBy, time: table.dayOf };
 }
-
-/** Every lt stream's (a test checks that none is missing). */
-export const POSITION_TIMES: Readonly<Partial<Record<StreamName, PositionTime>>> = {
-  transactions: positionTime(transactionsTable, 'tx_lt', 'tx_time'),
-  actions: positionTime(actionsTable, 'trace_end_lt', 'trace_end_time'),
-  jetton_transfers: positionTime(jettonTransfersTable, 'tx_lt', 'tx_time'),
-  jetton_burns: positionTime(jettonBurnsTable, 'tx_lt', 'tx_time'),
-  nft_transfers: positionTime(nftTransfersTable, 'tx_lt', 'tx_time'),
-  traces: positionTime(tracesTable, 'end_lt', 'end_time'),
-};
 
 /** Per range of `ranges`, in order, its rows' times; undefined for a range that holds no row. */
 export async function rowTimes(connection: DuckDBConnection, where: PositionTime, ranges: readonly Range[]): Promise<(RowTimes | undefined)[]> {

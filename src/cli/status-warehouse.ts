@@ -10,9 +10,8 @@ import type { Pipeline } from '../config/index.js';
 import { readProgress, type DuckDBProgress } from '../load/duckdb-progress.js';
 import { factsOf, withReadOnlyWarehouse, type ReadOnlyWarehouse, type StoredRun } from '../load/read-only-warehouse.js';
 import type { PlannedStream } from '../run/plan.js';
-import { POSITION_TIMES, rowTimes, type RowTimes } from './range-times.js';
+import { positionTime, rowTimes, type RowTimes } from './range-times.js';
 import { warehouseTables } from './session.js';
-import type { StreamName } from '../streams/index.js';
 
 /** The warehouse as status reports it. */
 export interface StatusWarehouse {
@@ -51,9 +50,9 @@ export async function readStatusWarehouse(pipeline: Pipeline, streams: readonly 
 async function rangeRowTimes(warehouse: ReadOnlyWarehouse, streams: readonly PlannedStream[]): Promise<Map<string, (RowTimes | undefined)[]>> {
   const times = new Map<string, (RowTimes | undefined)[]>();
   for (const { stream } of streams) {
-    const where = POSITION_TIMES[stream.name as StreamName];
+    const where = isSnapshot(stream) ? undefined : positionTime(stream);
     const stored = warehouse.checkpoints.get(stream.name);
-    if (isSnapshot(stream) || where === undefined || stored === undefined || !warehouse.has(where.table.name)) continue;
+    if (where === undefined || stored === undefined || !warehouse.has(where.table.name)) continue;
     times.set(stream.name, await rowTimes(warehouse.connection, where, decodeCheckpoint(stored).covered.ranges));
   }
   return times;

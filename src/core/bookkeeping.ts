@@ -11,6 +11,13 @@ export const SCHEMA_VERSION = 4;
 /** `_etl_meta` key holding the schema version. */
 export const SCHEMA_VERSION_KEY = 'schema_version';
 
+/**
+ * `_etl_meta` key of a table's range of a kind, `{"min","max"}` (src/load/written-ranges.ts):
+ * `unswept:<table>` (since the last sweep of moved keys), `unchecked:<table>` (since the stored checks
+ * last passed); `writtenRangeKey(kind, '')` is their prefix.
+ */
+export const writtenRangeKey = (kind: 'unswept' | 'unchecked', table: string): string => `${kind}:${table}`;
+
 export const etlMeta = defineTable({
   name: '_etl_meta',
   doc: 'Facts about the warehouse itself, such as the schema version that wrote it.',

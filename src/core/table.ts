@@ -38,6 +38,12 @@ export interface AnyTable {
    * a primary key or a `replaceBy` value.
    */
   readonly clusterBy?: string;
+  /**
+   * The column whose UTC day `block_date` is: the row's main time (`tx_time`; `election_id`, unix
+   * seconds, for elections). Every table with a `block_date` declares it, and only those: `_etl_days`
+   * places an lt stream's rows in time by it (docs/design.md §4).
+   */
+  readonly dayOf?: string;
   /** Column names in table order. */
   readonly columnNames: readonly string[];
 }
@@ -49,6 +55,7 @@ export interface TableSpec<C extends Columns> extends Omit<AnyTable, 'columnName
   partitionBy?(row: RowOfColumns<C>): string;
   readonly replaceBy?: keyof C & string;
   readonly clusterBy?: keyof C & string;
+  readonly dayOf?: keyof C & string;
 }
 
 /** A table definition: the only list of its columns anywhere. */
@@ -66,6 +73,8 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const CLUSTER_KINDS = new Set(['int32', 'int64', 'logicalTime', 'uint64']);
 /** The Hive partition column Parquet readers add; a partitioned table cannot have its own. */
 export const PARTITION_COLUMN = 'date';
+/** The UTC day of a fact table's main time (docs/design.md §9), named by `dayOf`. */
+export const BLOCK_DATE_COLUMN = 'block_date';
 
 /** Declares a table once; DDL, row type, dictionary and sinks derive from the result. */
 export function defineTable<const C extends Columns>(spec: TableSpec<C>): TableDef<C> {
@@ -95,6 +104,10 @@ export function defineTable<const C extends Columns>(spec: TableSpec<C>): TableD
       fail(`clusterBy column ${spec.clusterBy} must be a non-null int32, int64, logicalTime or uint64, got ${kind.kind}`);
     }
   }
+  if (isColumn(BLOCK_DATE_COLUMN) !== (spec.dayOf !== undefined)) {
+    fail(spec.dayOf === undefined ? `a table with ${BLOCK_DATE_COLUMN} declares dayOf, the column it is the UTC day of` : `dayOf needs a ${BLOCK_DATE_COLUMN} column`);
+  }
+  if (spec.dayOf !== undefined && !isColumn(spec.dayOf)) fail(`dayOf column ${spec.dayOf} is not a column`);
   if (spec.partitionBy !== undefined && isColumn(PARTITION_COLUMN)) {
     fail(`a partitioned table cannot have a column named ${PARTITION_COLUMN} (Hive adds it)`);
   }

@@ -3,6 +3,7 @@
  * tables. Every sync creates them in a DuckDB warehouse, a Parquet warehouse carries them in its
  * `views.sql`, and `chain-etl query` defines them in its session (docs/design.md §4).
  */
+import { etlCheckpoints, etlMeta } from './bookkeeping.js';
 import { quotedIdentifier, quotedString } from './sql-quote.js';
 import type { AnyTable } from './table.js';
 
@@ -15,6 +16,26 @@ export interface MacroDefinition {
   readonly body: string;
 }
 
+/**
+ * Where a warehouse keeps its own records, as relations a view reads: `checkpoints` with the columns
+ * `stream` and `position` of `_etl_checkpoints`, `meta` with `key` and `value` of `_etl_meta`.
+ * DuckDB's are its bookkeeping tables, read live; a Parquet warehouse's are in its manifest, inlined
+ * as values where its views are written (docs/design.md §4).
+ */
+export interface WarehouseRecords {
+  readonly checkpoints: string;
+  readonly meta: string;
+}
+
+/** The records of a DuckDB warehouse: its bookkeeping tables. */
+export const BOOKKEEPING_RECORDS: WarehouseRecords = { checkpoints: quotedIdentifier(etlCheckpoints.name), meta: quotedIdentifier(etlMeta.name) };
+
+/** What a view's query may be made from: the tables the warehouse holds, and its records. */
+export interface ViewScope {
+  readonly tables: ReadonlySet<string>;
+  readonly records: WarehouseRecords;
+}
+
 /** A view over the tables. */
 export interface ViewDefinition {
   readonly name: string;
@@ -22,7 +43,8 @@ export interface ViewDefinition {
   readonly doc: string;
   /** The tables its query reads: it is defined only where all of them are. */
   readonly reads: readonly AnyTable[];
-  readonly select: string;
+  /** Its query; made per warehouse where it reads whichever tables are there and the records (`_etl_days`). */
+  readonly select: string | ((scope: ViewScope) => string);
 }
 
 export interface AnalystDefinitions {
@@ -39,6 +61,8 @@ export interface DefinitionsSqlOptions {
   readonly temporary?: boolean;
   /** Only the views and macros whose names are not in this set (those a read-only database lacks). @default none left out */
   readonly except?: ReadonlySet<string>;
+  /** Where the views read the warehouse's records. @default BOOKKEEPING_RECORDS */
+  readonly records?: WarehouseRecords;
 }
 
 /**
@@ -57,9 +81,11 @@ export function definitionsSql(definitions: AnalystDefinitions, tables: Readonly
     statements.push(`CREATE OR REPLACE ${temp}MACRO ${name}(${macro.parameters.join(', ')}) AS ${macro.body};`);
     comment('MACRO', name, macro.doc);
   }
+  const scope: ViewScope = { tables, records: options.records ?? BOOKKEEPING_RECORDS };
   for (const view of wanted(viewsOver(definitions, tables))) {
     const name = quotedIdentifier(view.name);
-    statements.push(`CREATE OR REPLACE ${temp}VIEW ${name} AS\n${view.select};`);
+    const select = typeof view.select === 'string' ? view.select : view.select(scope);
+    statements.push(`CREATE OR REPLACE ${temp}VIEW ${name} AS\n${select};`);
     comment('VIEW', name, view.doc);
   }
   return statements.join('\n');

@@ -1,7 +1,7 @@
 /**
  * `startDevnet`: a local Chain Data API over a deterministic chain, for the demo, tests and benchmarks.
  */
-import { Generator } from './chain/generator.js';
+import { Generator, type ChainStall } from './chain/generator.js';
 import { Rng } from './chain/rng.js';
 import { ChainView } from './view.js';
 import { RenderContext, type Network } from './render/context.js';
@@ -41,6 +41,8 @@ export interface DevnetOptions {
   readonly growMs?: number;
   /** Every other v3 request is answered by a replica this many masterchain blocks behind (the head moves backwards between requests). @default 0 */
   readonly replicaLag?: number;
+  /** The chain halts once: a block is generated long after the one before it. @default none */
+  readonly stall?: ChainStall;
   readonly onRequest?: (info: RequestInfo) => void;
 }
 
@@ -63,9 +65,9 @@ export interface Devnet {
 
 export { DEVNET_DEFAULTS };
 
-export function buildDevnetApi(opts: Pick<DevnetOptions, 'seed' | 'blocks' | 'network' | 'indexerLag' | 'classifyDelay'>): DevnetApi & { generator: Generator } {
+export function buildDevnetApi(opts: Pick<DevnetOptions, 'seed' | 'blocks' | 'network' | 'indexerLag' | 'classifyDelay' | 'stall'>): DevnetApi & { generator: Generator } {
   const seed = opts.seed ?? DEVNET_DEFAULTS.seed;
-  const generator = Generator.generate(seed, opts.blocks ?? DEVNET_DEFAULTS.blocks, transactionHasher);
+  const generator = Generator.generate(seed, opts.blocks ?? DEVNET_DEFAULTS.blocks, transactionHasher, opts.stall);
   const view = new ChainView(generator.chain, {
     indexerLag: opts.indexerLag ?? DEVNET_DEFAULTS.indexerLag,
     classifyDelay: opts.classifyDelay ?? DEVNET_DEFAULTS.classifyDelay,

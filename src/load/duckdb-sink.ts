@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { quotedIdentifier } from '../core/sql-quote.js';
-import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, bookkeepingTables, etlCheckpoints, etlMeta, etlRuns } from '../core/bookkeeping.js';
+import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, bookkeepingTables, etlCheckpoints, etlMeta, etlRuns, writtenRangeKey } from '../core/bookkeeping.js';
 import { commentsSql, createTableSql, identifierList } from '../core/ddl.js';
 import { FatalError } from '../core/errors.js';
 import { SchemaVersionError } from '../core/schema-errors.js';
@@ -52,8 +52,6 @@ const systemClock = (): number => Math.floor(Date.now() / 1000);
 const DUCKDB_DEFAULTS: Readonly<Record<string, string>> = { checkpoint_threshold: '64MB', memory_limit: '256MB', threads: SINK_THREADS };
 const stageName = (table: string): string => `__stage_${table}`;
 const replaceName = (table: string, column: string): string => `__replace_${table}__${column}`;
-/** `_etl_meta` key of a table's range of a kind (see `written-ranges.ts`): `unswept:transactions`. */
-const rangeKey = (kind: RangeKind, table: string): string => `${kind}:${table}`;
 const temp = (name: string): string => `temp.main.${quotedIdentifier(name)}`;
 const target = (name: string): string => `main.${quotedIdentifier(name)}`;
 
@@ -271,7 +269,7 @@ export class DuckDBSink implements Sink {
 
   async #readRanges(): Promise<void> {
     for (const kind of RANGE_KINDS) {
-      const prefix = rangeKey(kind, '');
+      const prefix = writtenRangeKey(kind, '');
       const reader = await this.connection.runAndReadAll(`SELECT key, value FROM ${target(etlMeta.name)} WHERE starts_with(key, $prefix)`, { prefix });
       for (const [key, value] of reader.getRows()) {
         const name = String(key).slice(prefix.length);
@@ -323,8 +321,8 @@ function rangesChange(stored: ReadonlyMap<string, WrittenRanges>, next: Readonly
       const value = ranges[kind] === undefined ? undefined : JSON.stringify(ranges[kind]);
       const before = stored.get(name)?.[kind];
       if (value === (before === undefined ? undefined : JSON.stringify(before))) continue;
-      if (value === undefined) cleared.push(rangeKey(kind, name));
-      else rows.push({ key: rangeKey(kind, name), value });
+      if (value === undefined) cleared.push(writtenRangeKey(kind, name));
+      else rows.push({ key: writtenRangeKey(kind, name), value });
     }
   }
   if (rows.length === 0 && cleared.length === 0) return undefined;

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { quotedIdentifier } from '../core/sql-quote.js';
+import { writtenRangeKey } from '../core/bookkeeping.js';
+import { quotedIdentifier, quotedString } from '../core/sql-quote.js';
 import { PARTITION_COLUMN, type AnyTable } from '../core/table.js';
-import { definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
+import { definitionsSql, type AnalystDefinitions, type WarehouseRecords } from '../core/warehouse-views.js';
 import { writeFileDurably } from './durable-fs.js';
 import type { Manifest } from './parquet-manifest.js';
 import { readParquetSql } from './parquet-layout.js';
@@ -29,8 +30,25 @@ function emptySelect(table: AnyTable): string {
 }
 
 /**
+ * The manifest's records as DuckDB's `_etl_checkpoints` and `_etl_meta` hold them (each stream's
+ * checkpoint, each table's unchecked range), as values: views.sql is written again at every commit.
+ */
+function manifestRecords(manifest: Manifest): WarehouseRecords {
+  const checkpoints = Object.entries(manifest.checkpoints).map(([stream, { position }]) => [stream, position]);
+  const unchecked = Object.entries(manifest.tables).flatMap(([table, entry]) => (entry.unchecked === undefined ? [] : [[writtenRangeKey('unchecked', table), JSON.stringify(entry.unchecked)]]));
+  return { checkpoints: textValues(checkpoints, ['stream', 'position']), meta: textValues(unchecked, ['key', 'value']) };
+}
+
+/** A relation of text `rows` under `columns` (typed and empty where there are none: VALUES needs a row). */
+function textValues(rows: readonly (readonly string[])[], columns: readonly string[]): string {
+  if (rows.length === 0) return `(SELECT ${columns.map((column) => `CAST(NULL AS VARCHAR) AS ${column}`).join(', ')} WHERE false) AS records`;
+  return `(VALUES ${rows.map((row) => `(${row.map(quotedString).join(', ')})`).join(', ')}) AS records(${columns.join(', ')})`;
+}
+
+/**
  * The text of `views.sql`: the analysts' macros, one view per table over the files `manifest` lists
- * (absolute paths, so it runs from any working directory), then the analysts' views over them.
+ * (absolute paths, so it runs from any working directory), then the analysts' views over them, which
+ * read the manifest's records inlined.
  */
 export function viewsFileSql(root: string, manifest: Manifest, tables: readonly AnyTable[], definitions: AnalystDefinitions): string {
   const header = [
@@ -40,7 +58,7 @@ export function viewsFileSql(root: string, manifest: Manifest, tables: readonly 
     '-- Read it again after a sync: the files a sync superseded go after sink.retain_superseded_minutes.',
   ];
   const macros = definitionsSql({ macros: definitions.macros, views: [] }, new Set());
-  const views = definitionsSql({ macros: [], views: definitions.views }, new Set(tables.map((table) => table.name)));
+  const views = definitionsSql({ macros: [], views: definitions.views }, new Set(tables.map((table) => table.name)), { records: manifestRecords(manifest) });
   return [...header, macros, manifestViewsSql(root, manifest, tables), views].filter((part) => part !== '').join('\n') + '\n';
 }
 

@@ -13,7 +13,8 @@ import { quotedIdentifier } from '../core/sql-quote.js';
 import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlCheckpoints, etlMeta, etlRejects, etlRuns } from '../core/bookkeeping.js';
 import { ConfigError } from '../core/errors.js';
 import type { AnyTable } from '../core/table.js';
-import { NO_DEFINITIONS, definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
+import { definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
+import { etlDaysDefinitions } from '../streams/etl-days.js';
 import { openDuckDBFile } from './duckdb-open.js';
 import { damagedFiles, damagedFilesError, readManifestBesideData } from './parquet-integrity.js';
 import { MANIFEST_FILE } from './parquet-manifest.js';
@@ -59,9 +60,12 @@ export async function factsOf(warehouse: ReadOnlyWarehouse, tables: readonly Any
   return { checkpoints: warehouse.checkpoints, rows, rejects: await warehouse.count(etlRejects.name), runs: await warehouse.recentRuns(runs) };
 }
 
-/** Opens the warehouse of `kind` at `path` read-only (`command` names the reader in a refusal), reads it with `read`, and closes it again. */
+/**
+ * Opens the warehouse of `kind` at `path` read-only (`command` names the reader in a refusal), with
+ * `_etl_days` defined (the analysts' other views are not), reads it with `read`, and closes it again.
+ */
 export async function withReadOnlyWarehouse<T>(kind: SinkKind, path: string, tables: readonly AnyTable[], command: string, read: (warehouse: ReadOnlyWarehouse) => Promise<T>): Promise<T> {
-  const warehouse = await openReadOnly(kind, path, tables, NO_DEFINITIONS, command);
+  const warehouse = await openReadOnly(kind, path, tables, etlDaysDefinitions, command);
   try {
     return await read(warehouse);
   } finally {
@@ -204,7 +208,7 @@ async function countRows(connection: DuckDBConnection, table: string): Promise<n
 async function recentRuns(connection: DuckDBConnection, limit: number): Promise<StoredRun[]> {
   const sql =
     `SELECT command, status, epoch(started_at), epoch(ended_at), rows::VARCHAR, rows_replaced::VARCHAR, error ` +
-    `FROM ${quotedIdentifier(etlRuns.name)} ORDER BY started_at DESC LIMIT ${limit}`;
+    `FROM ${quotedIdentifier(etlRuns.name)} ORDER BY started_at DESC, ended_at DESC NULLS FIRST LIMIT ${limit}`;
   return (await connection.runAndReadAll(sql)).getRows().map(([command, status, startedAt, endedAt, rows, rowsReplaced, error]) => ({
     command: String(command),
     status: String(status),

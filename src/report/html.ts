@@ -24,11 +24,13 @@ section.table figcaption { font-weight: normal; color: var(--muted); font-size: 
 svg { display: block; max-width: 100%; height: auto; }
 .bar { fill: var(--ok); } .bar.failed, .bar.abandoned { fill: var(--bad); } .bar.interrupted { fill: var(--pause); } .bar.running { fill: var(--grey); }
 .bar.under-a-second { fill-opacity: 0.45; stroke: var(--ink); stroke-width: 1; stroke-dasharray: 2 2; } .no-value { fill: var(--grey); }
+.bar.partial { fill-opacity: 0.3; stroke: var(--ok); stroke-width: 1; stroke-dasharray: 3 2; }
 text.tick { font-size: 11px; fill: var(--muted); } line.grid { stroke: #e6e9ef; } line.baseline { stroke: #9aa3b5; }
 .legend { margin: 0.2rem 0 0; color: var(--muted); font-size: 0.85rem; } .legend .item { margin-right: 1rem; white-space: nowrap; }
 .key { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; background: var(--ok); }
 .key.failed, .key.abandoned { background: var(--bad); } .key.interrupted { background: var(--pause); } .key.running { background: var(--grey); }
 .key.under-a-second { opacity: 0.6; outline: 1px dashed var(--ink); outline-offset: -1px; } .key.no-value { background: var(--grey); height: 3px; vertical-align: 2px; }
+.key.partial { opacity: 0.3; outline: 1px dashed var(--ok); outline-offset: -1px; }
 `;
 
 export function reportHtml(data: ReportData): string {

@@ -1,11 +1,13 @@
 /**
  * The report's numbers, asked of a read-only SQL connection onto the warehouse (the DuckDB file, or
- * views over the Parquet manifest's files): rows per `block_date` of every fact table, rows per
- * `snapshot_time` of every snapshot table, the rows of every other table (addresses), the last runs
- * and the rejects by reason.
+ * views over the Parquet manifest's files): rows per `block_date` of every fact table and which of
+ * its days are complete (`_etl_days`), rows per `snapshot_time` of every snapshot table, the rows of
+ * every other table (addresses), the last runs and the rejects by reason.
  */
 import { etlRejects, etlRuns } from '../core/bookkeeping.js';
-import type { AnyTable } from '../core/table.js';
+import { quotedString } from '../core/sql-quote.js';
+import { BLOCK_DATE_COLUMN, type AnyTable } from '../core/table.js';
+import { etlDaysView } from '../streams/etl-days.js';
 import type { ReportData, RejectGroup, RunPoint, TableReport } from './report-data.js';
 
 /** Runs a query and returns its rows as JSON-ready objects. */
@@ -22,9 +24,14 @@ export async function readReport(query: ReadQuery, tables: readonly AnyTable[], 
 }
 
 async function readTable(query: ReadQuery, table: AnyTable): Promise<TableReport> {
-  if ('block_date' in table.columns) {
-    const rows = await query(`SELECT block_date::VARCHAR AS day, count(*) AS rows FROM ${q(table.name)} GROUP BY block_date ORDER BY block_date`);
-    return { kind: 'daily', table: table.name, days: rows.map((row) => ({ day: String(row.day), rows: Number(row.rows) })) };
+  if (BLOCK_DATE_COLUMN in table.columns) {
+    // Rows from the table itself: a DuckDB file's _etl_days is over the tables its last sync opened, which may be fewer.
+    const rows = await query(
+      `SELECT coalesce(t.day, d.block_date)::VARCHAR AS day, coalesce(t.rows, 0) AS rows, coalesce(d.complete, false) AS complete ` +
+        `FROM (SELECT block_date AS day, count(*) AS rows FROM ${q(table.name)} GROUP BY block_date) AS t ` +
+        `FULL JOIN (SELECT block_date, complete FROM ${q(etlDaysView.name)} WHERE table_name = ${quotedString(table.name)}) AS d ON d.block_date = t.day ORDER BY 1`,
+    );
+    return { kind: 'daily', table: table.name, days: rows.map((row) => ({ day: String(row.day), rows: Number(row.rows), complete: row.complete === true })) };
   }
   if ('snapshot_time' in table.columns) {
     const rows = await query(
@@ -40,7 +47,7 @@ async function readRuns(query: ReadQuery, limit: number): Promise<RunPoint[]> {
   const rows = await query(
     `SELECT command, status, strftime(started_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS started_at, epoch(ended_at) - epoch(started_at) AS seconds, ` +
       'rows::VARCHAR AS rows, rows_replaced::VARCHAR AS rows_replaced, ' +
-      `epoch(ended_at) - epoch(tip_time) AS behind FROM ${q(etlRuns.name)} ORDER BY started_at DESC LIMIT ${limit}`,
+      `epoch(ended_at) - epoch(tip_time) AS behind FROM ${q(etlRuns.name)} ORDER BY started_at DESC, ended_at DESC NULLS FIRST LIMIT ${limit}`,
   );
   return rows.reverse().map((row) => ({
     command: String(row.command),

@@ -14,11 +14,15 @@ export interface ReportData {
 
 export type TableReport = DailyTable | SnapshotTable | UndatedTable;
 
-/** A fact table (it has a `block_date`): rows per UTC day, oldest day first. */
+/**
+ * A fact table (it has a `block_date`): rows per UTC day, oldest day first, each day it holds rows
+ * of or that its stream's coverage reaches (0 rows: covered and empty), and whether `_etl_days`
+ * calls it complete.
+ */
 export interface DailyTable {
   readonly kind: 'daily';
   readonly table: string;
-  readonly days: readonly { readonly day: string; readonly rows: number }[];
+  readonly days: readonly { readonly day: string; readonly rows: number; readonly complete: boolean }[];
 }
 
 /** A snapshot table (it has a `snapshot_time`): rows per snapshot, oldest first; more than one while a snapshot begun later is not complete. */

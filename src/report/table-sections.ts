@@ -1,8 +1,8 @@
 /**
  * What the warehouse holds, table by table: a summary of every table, then one section per table
  * as its kind allows: fact tables a bar per UTC day of their range (a day without rows is an empty
- * slot, so a hole shows), snapshot tables their rows and when the snapshot was taken, the others
- * (the addresses) their rows.
+ * slot, so a hole shows; a partial day's bar is drawn apart, as `_etl_days` has it), snapshot
+ * tables their rows and when the snapshot was taken, the others (the addresses) their rows.
  */
 import { barChart } from './bar-chart.js';
 import { escapeHtml } from './escape-html.js';
@@ -12,6 +12,8 @@ import { countAxis } from './value-axis.js';
 
 const DAY_CHART = { width: 360, height: 130 };
 const DAY_MS = 86_400_000;
+const PARTIAL = 'partial';
+const DAY_LEGEND = [{ class: PARTIAL, text: 'partial day: not yet wholly covered, settled and verified (_etl_days)' }];
 
 export function tableRows(table: TableReport): number {
   switch (table.kind) {
@@ -90,7 +92,8 @@ function dailySection(table: DailyTable): string {
   const index = new Map(slots.map((day, i) => [day, i]));
   const rows = tableRows(table);
   const busiest = table.days.reduce((a, b) => (b.rows > a.rows ? b : a));
-  const empty = slots.length - table.days.length;
+  const withRows = table.days.filter((day) => day.rows > 0);
+  const empty = slots.length - withRows.length;
   const about =
     slots.length === 1
       ? `${formatNumber(rows)} rows, all on ${first}.`
@@ -99,11 +102,24 @@ function dailySection(table: DailyTable): string {
   const chart = barChart({
     caption: 'rows per UTC day',
     slots,
-    bars: table.days.map((day) => ({ slot: index.get(day.day)!, value: day.rows, text: `${formatNumber(day.rows)} rows` })),
+    bars: withRows.map((day) => ({
+      slot: index.get(day.day)!,
+      value: day.rows,
+      text: `${formatNumber(day.rows)} rows${day.complete ? '' : ', a partial day'}`,
+      classes: day.complete ? [] : [PARTIAL],
+    })),
     axis: countAxis(busiest.rows),
+    legend: DAY_LEGEND,
     ...DAY_CHART,
   });
-  return card(table, `<p class="about">${escapeHtml(about)}</p>${chart}`);
+  return card(table, `<p class="about">${escapeHtml(about)}</p><p class="completeness">${escapeHtml(completeness(table))}</p>${chart}`);
+}
+
+/** How many of a table's days are complete and how many partial: `3 complete UTC days, 2 partial.` */
+function completeness(table: DailyTable): string {
+  const complete = table.days.filter((day) => day.complete).length;
+  const partial = table.days.length - complete;
+  return `${formatNumber(complete)} complete UTC ${complete === 1 ? 'day' : 'days'}, ${formatNumber(partial)} partial.`;
 }
 
 function snapshotSection(table: SnapshotTable, generatedAt: string): string {

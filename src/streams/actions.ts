@@ -160,6 +160,7 @@ export const actionsTable = defineTable({
   primaryKey: ['action_id'],
   replaceBy: 'trace_id',
   partitionBy: (row) => row.block_date,
+  dayOf: 'trace_end_time',
   clusterBy: 'trace_end_lt',
 });
 
@@ -177,6 +178,7 @@ export const actionAccountsTable = defineTable({
   primaryKey: ['action_id', 'account'],
   replaceBy: 'trace_id',
   partitionBy: (row) => row.block_date,
+  dayOf: 'trace_end_time',
   clusterBy: 'trace_end_lt',
 });
 

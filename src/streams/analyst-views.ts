@@ -1,12 +1,13 @@
 /**
  * The macros and views a warehouse defines for analysts (see src/core/warehouse-views.ts): exact
- * scaling of amounts, and the joins and rollups asked for first.
+ * scaling of amounts, the joins and rollups asked for first, and which days are complete (`_etl_days`).
  */
 import { quotedIdentifier } from '../core/sql-quote.js';
 import type { AnalystDefinitions } from '../core/warehouse-views.js';
 import type { AnyTable } from '../core/table.js';
 import { actionAccountsTable, actionsTable } from './actions.js';
 import { addressesTable } from './addresses.js';
+import { etlDaysView } from './etl-days.js';
 import { jettonMastersTable } from './jetton-masters.js';
 import { jettonTransfersTable } from './jetton-transfers.js';
 import { transactionsTable } from './transactions.js';
@@ -101,5 +102,6 @@ GROUP BY day`,
 FROM ${t(actionAccountsTable)} AS aa
 JOIN ${t(actionsTable)} AS a ON a.action_id = aa.action_id`,
     },
+    etlDaysView,
   ],
 };

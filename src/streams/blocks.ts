@@ -86,6 +86,7 @@ export const blocksTable = defineTable({
   },
   primaryKey: ['workchain', 'shard', 'seqno'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'block_time',
   clusterBy: 'start_lt',
 });
 

@@ -51,6 +51,7 @@ export const jettonBurnsTable = defineTable({
   },
   primaryKey: ['tx_hash'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'tx_time',
   clusterBy: 'tx_lt',
 });
 

@@ -64,6 +64,7 @@ export const jettonTransfersTable = defineTable({
   },
   primaryKey: ['tx_hash'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'tx_time',
   clusterBy: 'tx_lt',
 });
 

@@ -58,6 +58,7 @@ export const nftTransfersTable = defineTable({
   },
   primaryKey: ['tx_hash'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'tx_time',
   clusterBy: 'tx_lt',
 });
 

@@ -74,6 +74,7 @@ export const tracesTable = defineTable({
   },
   primaryKey: ['trace_id'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'end_time',
   clusterBy: 'end_lt',
 });
 

@@ -213,6 +213,7 @@ export const transactionsTable = defineTable({
   },
   primaryKey: ['tx_hash'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'tx_time',
   clusterBy: 'tx_lt',
 });
 
@@ -259,6 +260,7 @@ export const messagesTable = defineTable({
   },
   primaryKey: ['tx_hash', 'direction', 'msg_hash'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'tx_time',
   clusterBy: 'tx_lt',
 });
 

@@ -85,6 +85,7 @@ export const validatorCyclesTable = defineTable({
   },
   primaryKey: ['cycle_start_time'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'cycle_start_time',
 });
 
 export const validatorCycleMembersTable = defineTable({
@@ -104,6 +105,7 @@ export const validatorCycleMembersTable = defineTable({
   },
   primaryKey: ['cycle_start_time', 'validator_index'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'cycle_start_time',
 });
 
 type ValidatorCycleRow = RowOf<typeof validatorCyclesTable>;

@@ -58,6 +58,7 @@ export const validatorElectionsTable = defineTable({
   },
   primaryKey: ['election_id'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'election_id',
   clusterBy: 'election_id',
 });
 
@@ -76,6 +77,7 @@ export const validatorElectionParticipantsTable = defineTable({
   },
   primaryKey: ['election_id', 'validator_pubkey'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'election_id',
   clusterBy: 'election_id',
 });
 

@@ -48,6 +48,7 @@ export const validatorEventsTable = defineTable({
   },
   primaryKey: ['tx_hash', 'type', 'stake_holder'],
   partitionBy: (row) => row.block_date,
+  dayOf: 'tx_time',
   clusterBy: 'tx_lt',
 });
 

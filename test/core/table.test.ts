@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { amount, int32, text, timestamptz, uint64 } from '../../src/core/column-kinds.js';
+import { amount, date, int32, text, timestamptz, uint64 } from '../../src/core/column-kinds.js';
 import { TableDefinitionError } from '../../src/core/schema-errors.js';
 import { defineTable, type AnyTable, type RowOf } from '../../src/core/table.js';
 import { isUtcDay, utcDay } from '../../src/core/utc-day.js';
@@ -62,6 +62,9 @@ describe('defineTable', () => {
     ['t', { a: text }, ['a'], { replaceBy: 'b' }, /replaceBy column b is not a column/],
     ['t', { a: text }, ['a'], { clusterBy: 'a' }, /clusterBy column a must be a non-null int32, int64, logicalTime or uint64, got text/],
     ['t', { a: text, date: text }, ['a'], { partitionBy: () => '2024-01-01' }, /cannot have a column named date/],
+    ['t', { a: text, at: timestamptz, block_date: date }, ['a'], {}, /a table with block_date declares dayOf, the column it is the UTC day of/],
+    ['t', { a: text, at: timestamptz }, ['a'], { dayOf: 'at' }, /dayOf needs a block_date column/],
+    ['t', { a: text, block_date: date }, ['a'], { dayOf: 'at' }, /dayOf column at is not a column/],
   ])('refuses table %s with a clear TableDefinitionError', (name, columns, primaryKey, extra, message) => {
     const define = () => defineTable({ name, doc: '', columns, primaryKey, ...extra } as never);
     expect(define).toThrow(TableDefinitionError);

@@ -83,6 +83,17 @@ describe('determinism', () => {
     expect(await texts(b, sequence)).toEqual(fromA); // …in the same way on both devnets
   });
 
+  it('a stall moves the blocks from it on in time and nothing else: the same gaps after it, the same lts', () => {
+    const chain = (stall?: { step: number; until: number }) => buildDevnetApi({ seed: 11, blocks: 30, stall }).generator.chain;
+    const [plain, stalled] = [chain(), chain({ step: 10, until: Date.UTC(2026, 0, 3, 23, 58) / 1000 })];
+    const gaps = (utimes: readonly number[]) => utimes.slice(11).map((utime, i) => utime - utimes[10 + i]!);
+    expect(stalled.utimes.slice(0, 10)).toEqual(plain.utimes.slice(0, 10));
+    expect(stalled.utimes[10]).toBe(Date.UTC(2026, 0, 3, 23, 58) / 1000);
+    expect(gaps(stalled.utimes)).toEqual(gaps(plain.utimes));
+    expect(stalled.txs.map((tx) => tx.lt)).toEqual(plain.txs.map((tx) => tx.lt));
+    expect(() => chain({ step: 10, until: plain.utimes[9]! })).toThrow(/must end after the time of the block before it/);
+  });
+
   it('answers differently for a different seed', async () => {
     const [a, b] = [await devnet(11), await devnet(12)];
     const fromA = await texts(a, REQUESTS);

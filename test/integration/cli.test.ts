@@ -7,11 +7,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSITION_TIMES } from '../../src/cli/range-times.js';
+import { positionTime } from '../../src/cli/range-times.js';
 import { utcTime } from '../../src/core/utc-time.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { LOCK_FILE } from '../../src/load/parquet-layout.js';
-import { streams, type StreamName } from '../../src/streams/index.js';
+import { streams } from '../../src/streams/index.js';
 import { STREAM_LIST } from '../support/stream-names.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { mcBlock, positionAt, tipBlock, tipPositionOf } from '../support/chain-points.js';
@@ -57,7 +57,7 @@ const iso = (utime: number): string => new Date(utime * 1000).toISOString().repl
  */
 function rangeTimes(snapshot: Snapshot, stream: StreamDefinition, from: bigint, to: bigint): { from_time: string; to_time: string } {
   if (stream.axis === 'utime') return { from_time: iso(Number(from)), to_time: iso(Number(to)) };
-  const { table, position, time } = POSITION_TIMES[stream.name as StreamName]!;
+  const { table, position, time } = positionTime(stream)!;
   const times = snapshot.tables.get(table.name)!.filter((row) => (row[position] as bigint) >= from && (row[position] as bigint) <= to).map((row) => row[time] as number);
   expect(times.length, stream.name).toBeGreaterThan(0);
   return { from_time: iso(Math.min(...times)), to_time: iso(Math.max(...times)) };

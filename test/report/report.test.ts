@@ -1,11 +1,11 @@
 /**
  * `chain-etl report --html`: the page is opened in headless Chromium and what it shows is checked
- * against the warehouse: every table (fact tables a bar per UTC day, snapshot tables their rows and
- * snapshot time, the addresses their rows), the runs with their new and replaced rows, how far behind
- * the chain each run ended (in s, min, h or d) and its throughput (a run that took under a second
- * included), and the rejects by reason. Both sinks. Every text of every chart lies inside its drawing,
- * for a real warehouse and for made-up magnitudes from 1 to 10^15. A stream added to the pipeline and
- * not yet synced shows its tables without rows.
+ * against the warehouse: every table (fact tables a bar per UTC day, a partial day's drawn apart,
+ * snapshot tables their rows and snapshot time, the addresses their rows), the runs with their new
+ * and replaced rows, how far behind the chain each run ended (in s, min, h or d) and its throughput
+ * (a run that took under a second included), and the rejects by reason. Both sinks. Every text of
+ * every chart lies inside its drawing, for a real warehouse and for made-up magnitudes from 1 to
+ * 10^15. A stream added to the pipeline and not yet synced shows its tables without rows.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -128,6 +128,8 @@ describe.skipIf(browserMissing !== undefined).each<SinkKind>(['duckdb', 'parquet
     const sinkPath = work.sinkPath(kind, 'reported');
     const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, name: `report-${kind}.yaml`, streams: allStreams.map((stream) => stream.name) });
     for (let run = 0; run < 2; run++) {
+      // Runs are timed to the second: each in a second of its own, so that their order is known.
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000)));
       const synced = await runCliInProcess(['sync', pipeline]);
       expect(synced.code, describeResult(synced)).toBe(0);
     }
@@ -198,6 +200,10 @@ describe.skipIf(browserMissing !== undefined).each<SinkKind>(['duckdb', 'parquet
       expect.soft(bar!.width).toBeLessThan(chart!.width / 10);
       expect.soft(bar!.height).toBeGreaterThan(50);
       expect.soft(await texts(page, `${transactions} text.tick.x`)).toEqual([day![0]]);
+      // That day is the newest: partial until the coverage has passed its end, drawn apart and said so.
+      expect.soft(await page.$$eval(`${transactions} rect.bar`, (rects) => rects.map((rect) => rect.getAttribute('class')))).toEqual(['bar partial']);
+      expect.soft(await texts(page, `${transactions} .legend`)).toEqual([expect.stringContaining('partial day: not yet wholly covered')]);
+      expect.soft(await texts(page, `${transactions} .completeness`)).toEqual(['0 complete UTC days, 1 partial.']);
       const [dayLabel] = await boxes(page, `${transactions} text.tick.x`);
       expect.soft(Math.abs(dayLabel!.x + dayLabel!.width / 2 - (bar!.x + bar!.width / 2))).toBeLessThan(2);
 
@@ -283,7 +289,11 @@ describe.skipIf(browserMissing !== undefined)('report charts at any magnitude', 
     const tables: TableReport[] = magnitudes.map((max, i) => ({
       kind: 'daily',
       table: `table_${i}`,
-      days: Array.from({ length: 1 + i * 40 }, (_, day) => ({ day: new Date(Date.UTC(2024, 0, 1 + day)).toISOString().slice(0, 10), rows: Math.max(1, Math.round((max * (day + 1)) / (1 + i * 40))) })),
+      days: Array.from({ length: 1 + i * 40 }, (_, day) => ({
+        day: new Date(Date.UTC(2024, 0, 1 + day)).toISOString().slice(0, 10),
+        rows: Math.max(1, Math.round((max * (day + 1)) / (1 + i * 40))),
+        complete: day > 0 && day < i * 40,
+      })),
     }));
     const runs: RunPoint[] = Array.from({ length: 50 }, (_, i) => ({
       command: 'sync',

@@ -1,5 +1,5 @@
 /** A devnet in the test's process that counts the requests it answers. */
-import { startDevnet, type Devnet } from '../../src/devnet/index.js';
+import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.js';
 import type { FaultProfile } from '../../src/devnet/http/faults.js';
 import { KEY } from './test-key.js';
 
@@ -15,6 +15,8 @@ export interface TestDevnetOptions {
   readonly latencyMs?: number;
   /** @default none */
   readonly faults?: FaultProfile;
+  /** @default none */
+  readonly stall?: DevnetOptions['stall'];
 }
 
 /** A devnet that counts the requests it has answered, so tests can act at a point of a run. */
@@ -37,6 +39,7 @@ export async function startTestDevnet(options: TestDevnetOptions): Promise<TestD
     classifyDelay: options.classifyDelay,
     latencyMs: options.latencyMs,
     faults: options.faults,
+    stall: options.stall,
     onRequest: () => {
       served += 1;
       for (const waiter of waiters.filter((w) => w.count <= served)) {

@@ -29,6 +29,16 @@ import {
   SUBWALLET_ID,
 } from './constants.js';
 
+/**
+ * A stall of the chain: block `step` is generated at unix time `until` instead of 3–6 s after the
+ * one before, as when a network halts; the blocks after it follow it as usual. Tests use it to
+ * span UTC days with few blocks (docs/design.md §6).
+ */
+export interface ChainStall {
+  readonly step: number;
+  readonly until: number;
+}
+
 interface Delivery {
   readonly msg: Message;
   readonly trace: number;
@@ -54,7 +64,11 @@ export class Generator {
   private readonly hashTransaction: TransactionHasher;
 
   /** `hasherFor` gives the hash of a transaction's cell (render/transaction-cell.ts), which knows the chain's wire forms. */
-  constructor(seed: number, hasherFor: (chain: Chain) => TransactionHasher) {
+  constructor(
+    seed: number,
+    hasherFor: (chain: Chain) => TransactionHasher,
+    private readonly stall?: ChainStall,
+  ) {
     this.rng = new Rng(seed);
     const population = new Population(this.rng);
     this.chain = new Chain(seed, population, new Services(population, seed));
@@ -69,8 +83,8 @@ export class Generator {
   }
 
   /** Generates a chain of `blocks` masterchain blocks. */
-  static generate(seed: number, blocks: number, hasherFor: (chain: Chain) => TransactionHasher): Generator {
-    const generator = new Generator(seed, hasherFor);
+  static generate(seed: number, blocks: number, hasherFor: (chain: Chain) => TransactionHasher, stall?: ChainStall): Generator {
+    const generator = new Generator(seed, hasherFor, stall);
     for (let i = 0; i < blocks; i++) generator.advance();
     return generator;
   }
@@ -83,7 +97,7 @@ export class Generator {
   /** Appends one masterchain block with its shard blocks. */
   advance(): void {
     const step = this.chain.steps;
-    const utime = step === 0 ? GENESIS_UTIME : this.chain.utimes[step - 1]! + this.rng.int(3, 6);
+    const utime = step === 0 ? GENESIS_UTIME : this.nextUtime(step);
     this.chain.utimes.push(utime);
     this.openBlocks(step, utime);
     this.stepTxs = [];
@@ -106,6 +120,15 @@ export class Generator {
     if (complaint !== undefined) this.chain.complaints.push(complaint);
     for (const transfer of this.submitted.splice(0)) this.includeSubmitted(transfer, step);
     this.closeStep(step);
+  }
+
+  /** 3–6 s after the block before, or the stall's end: drawn either way, so a stall changes no draw of the chain after it. */
+  private nextUtime(step: number): number {
+    const previous = this.chain.utimes[step - 1]!;
+    const next = previous + this.rng.int(3, 6);
+    if (step !== this.stall?.step) return next;
+    if (this.stall.until <= previous) throw new Error(`the stall before block ${step} must end after the time of the block before it, ${previous}; it ends at ${this.stall.until}`);
+    return this.stall.until;
   }
 
   private openBlocks(step: number, utime: number): void {
