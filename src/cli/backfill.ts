@@ -11,6 +11,7 @@ import { checkRange, parseChainPoint } from './chain-point.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 interface BackfillArgs extends PipelineArgs {
+  'accept-inconsistent': boolean;
   from: string;
   to?: string;
   strict: boolean;
@@ -24,6 +25,11 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
       from: { type: 'string', demandOption: true, describe: 'start: ISO date (2024-01-01), lt:<N> or mc:<seqno>' },
       to: { type: 'string', describe: 'end, exclusive, same forms as --from (default: the settled tip)' },
       strict: { type: 'boolean', default: false, describe: 'fail on the first item that fails validation instead of keeping it in _etl_rejects' },
+      'accept-inconsistent': {
+        type: 'boolean',
+        default: false,
+        describe: 'keep going past rows the chain contradicts that no mend fixes (the service keeps serving them so): each is logged at warn and marked checked',
+      },
       'dry-run': { type: 'boolean', default: false, describe: 'print per stream the range, and the requests and time it would take (one probe page each); write nothing' },
       refetch: { type: 'boolean', default: false, describe: 'read the whole range again, also what is covered, replacing its rows (what verify names to mend)' },
     }) as never,
@@ -37,7 +43,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args['dry-run'], tipFirst: true });
     if (args['dry-run']) return printDryRun(session, 'backfill', plan, interrupt);
     try {
-      const summary = await executeRun(session, 'backfill', plan, interrupt.signal, args.strict);
+      const summary = await executeRun(session, 'backfill', plan, interrupt.signal, { strict: args.strict, acceptInconsistent: args['accept-inconsistent'] });
       await compactIfDue(session.sink, session.pipeline.sink, logger);
       reportRun(logger, 'backfill', summary);
     } finally {

@@ -10,10 +10,15 @@ import { checkCommitted } from '../verify/committed-checks.js';
 import { inconsistencyCount, inconsistencyLines } from './inconsistency-lines.js';
 import type { Session } from './session.js';
 
-/** `committedBy`: whose rows are checked, for the message: this run's, or an earlier run's (before a sync). */
-export async function checkCommittedRows(session: Session, committedBy: 'this run' | 'an earlier run'): Promise<void> {
+/**
+ * `committedBy`: whose rows are checked, for the message: this run's, or an earlier run's (before a
+ * sync). `accept`: what the checks refuse is logged at warn, a line each, and marked checked all the
+ * same (`--accept-inconsistent`: for a service that keeps serving the same hole, which no mend fixes).
+ */
+export async function checkCommittedRows(session: Session, committedBy: 'this run' | 'an earlier run', accept: boolean): Promise<void> {
   const report = await checkCommitted(session.sink, session.streams);
-  if (report.consistent) {
+  if (report.consistent || accept) {
+    for (const line of inconsistencyLines(report, session.pipeline.file)) session.logger.warn({ inconsistency: line }, `accepted (--accept-inconsistent), the rows stay as the service gave them: ${line}`);
     await session.sink.markChecked();
     return;
   }
@@ -21,7 +26,7 @@ export async function checkCommittedRows(session: Session, committedBy: 'this ru
   const what = `${found} inconsistenc${found === 1 ? 'y' : 'ies'}`;
   const head =
     committedBy === 'this run'
-      ? `the rows this run committed contradict the chain (${what}); they stay, and every sync refuses to build on them until the mend lines below have run`
-      : `the rows an earlier run committed contradict the chain (${what}), so this sync fetches nothing: run the mend lines below, then sync again`;
+      ? `the rows this run committed contradict the chain (${what}); they stay, and every sync refuses to build on them until the mend lines below have run (if a mend ends the same way, --accept-inconsistent keeps them)`
+      : `the rows an earlier run committed contradict the chain (${what}), so this sync fetches nothing: run the mend lines below, then sync again (if a mend ends the same way, --accept-inconsistent keeps them)`;
   throw new FatalError([head, ...inconsistencyLines(report, session.pipeline.file)].join('\n'));
 }

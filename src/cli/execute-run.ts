@@ -35,13 +35,15 @@ export interface RunSummary {
   readonly skipped?: readonly SkippedSnapshot[];
 }
 
-export async function executeRun(
-  session: Session,
-  command: string,
-  plan: (ctx: PlanContext) => Promise<Plan>,
-  signal: AbortSignal,
-  strict = false,
-): Promise<RunSummary> {
+export interface RunFlags {
+  /** Fail on the first item that fails validation (`--strict`). @default false */
+  readonly strict?: boolean;
+  /** Keep going past rows the stored checks refuse, logging each (`--accept-inconsistent`, committed-check.ts). @default false */
+  readonly acceptInconsistent?: boolean;
+}
+
+export async function executeRun(session: Session, command: string, plan: (ctx: PlanContext) => Promise<Plan>, signal: AbortSignal, flags: RunFlags = {}): Promise<RunSummary> {
+  const { strict = false, acceptInconsistent = false } = flags;
   const runId = randomUUID();
   const startedAt = Math.floor(Date.now() / 1000);
   const rows: Record<string, number> = {};
@@ -68,7 +70,7 @@ export async function executeRun(
   // A run of another scope is refused before it writes anything, even its own record.
   const stored = await storedCheckpoints(session.sink);
   checkScopes(session, stored);
-  if (command === 'sync') await checkCommittedRows(session, 'an earlier run');
+  if (command === 'sync') await checkCommittedRows(session, 'an earlier run', acceptInconsistent);
   await closeAbandonedRuns(session.sink);
   await record('running', null);
   mark('run recorded running');
@@ -104,7 +106,7 @@ export async function executeRun(
       rejects += result.rejects;
     }
     progress.finish();
-    await checkCommittedRows(session, 'this run');
+    await checkCommittedRows(session, 'this run', acceptInconsistent);
     await record('ok', null);
     mark('run recorded ok');
     return { rows, replaced, pages: { ...requests }, requests: session.runHttpStats().requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000, skipped: planned.skipped };

@@ -46,7 +46,7 @@ export const repairCommand: CommandModule<object, RepairArgs> = {
       const { sink } = session;
       if (sink instanceof ParquetSink) await setAsideDamaged(sink, session.streams, logger);
       const setAside = sink instanceof ParquetSink ? sink.setAsideFiles() : [];
-      const summary = await executeRun(session, 'repair', (ctx) => planRepair(session.streams, setAside, ctx), interrupt.signal, args.strict);
+      const summary = await executeRun(session, 'repair', (ctx) => planRepair(session.streams, setAside, ctx), interrupt.signal, { strict: args.strict });
       reportRun(logger, 'repair', summary);
     } finally {
       await session.close();

@@ -12,6 +12,7 @@ import { interruptSignal } from './signals.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 interface SyncArgs extends PipelineArgs {
+  'accept-inconsistent': boolean;
   'dry-run': boolean;
   follow: boolean;
   interval: number;
@@ -28,6 +29,11 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
       },
       interval: { type: 'number', default: 5, describe: 'seconds between syncs with --follow' },
       strict: { type: 'boolean', default: false, describe: 'fail on the first item that fails validation instead of keeping it in _etl_rejects' },
+      'accept-inconsistent': {
+        type: 'boolean',
+        default: false,
+        describe: 'keep going past rows the chain contradicts that no mend fixes (the service keeps serving them so): each is logged at warn and marked checked',
+      },
       'dry-run': { type: 'boolean', default: false, describe: 'print per stream the range, and the requests and time it would take (one probe page each); write nothing' },
     }) as never,
   handler: async (args) => {
@@ -38,7 +44,7 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
     const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow && !args['dry-run'], tipFirst: true });
     if (args['dry-run']) return printDryRun(session, 'sync', plan, interrupt);
     const sync = async (): Promise<void> => {
-      const summary = await executeRun(session, 'sync', plan, interrupt.signal, args.strict);
+      const summary = await executeRun(session, 'sync', plan, interrupt.signal, { strict: args.strict, acceptInconsistent: args['accept-inconsistent'] });
       await compactIfDue(session.sink, session.pipeline.sink, logger);
       reportRun(logger, 'sync', summary);
     };

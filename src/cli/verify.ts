@@ -10,11 +10,13 @@ import type { CommandModule } from 'yargs';
 import { ConfigError, FatalError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
 import { utcTime } from '../core/utc-time.js';
+import { logicalTime } from '../core/column-kinds.js';
+import { activeRedactor } from '../core/secret-scope.js';
 import type { Landmark } from '../extract/landmarks.js';
 import { withReadOnlyWarehouse } from '../load/read-only-warehouse.js';
-import { verifyWarehouse, type CheckRun, type VerifyReport } from '../verify/verify-warehouse.js';
-import { positionOf, type ChainPoint } from '../run/plan.js';
-import { askTip, type AskedTip } from './asked-tip.js';
+import { againstHead, verifyWarehouse, type CheckRun, type VerifyReport } from '../verify/verify-warehouse.js';
+import { positionOf, type ChainPoint, type PlannedStream } from '../run/plan.js';
+import { CHAIN_BUDGET_MS, askTip, type AskedTip } from './asked-tip.js';
 import { checkRange, parseChainPoint } from './chain-point.js';
 import { holeLine, inconsistencyCount, inconsistencyLines, mendCommand } from './inconsistency-lines.js';
 import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
@@ -44,17 +46,24 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     const pipeline = readerPipeline(args);
     const streams = plannedStreams(pipeline);
     const { kind, path } = pipeline.sink;
-    const asked = args.offline ? undefined : await askTip(pipeline, createLogger(args['log-level']));
+    const logger = createLogger(args['log-level']);
+    const asked = args.offline ? undefined : await askTip(pipeline, logger);
     const head = asked?.tip === undefined ? undefined : (asked.head ?? asked.tip);
     const unchecked = asked === undefined ? 'offline' : asked.tip === undefined ? asked.unknownBecause : undefined;
     const window = await ltWindow(args, asked);
-    const only = window === undefined ? {} : { only: new Map(warehouseTables(streams).map((table) => [table.name, window])) };
-    const report = await withReadOnlyWarehouse(kind, path, warehouseTables(streams), 'verify', (warehouse) => verifyWarehouse(warehouse, streams, { ...only, ...(head === undefined ? {} : { head }) }));
-    if (args.json) process.stdout.write(`${JSON.stringify(jsonReport(report, args.pipeline, head, unchecked))}\n`);
+    // The range is logical time: tables clustered by another column (an election's id) are checked whole.
+    const byLt = warehouseTables(streams).filter((table) => table.clusterBy !== undefined && table.columns[table.clusterBy]!.kind === logicalTime.kind);
+    const only = window === undefined ? {} : { only: new Map(byLt.map((table) => [table.name, window])) };
+    const read = await withReadOnlyWarehouse(kind, path, warehouseTables(streams), 'verify', async (warehouse) => ({
+      report: await verifyWarehouse(warehouse, streams, { ...only, ...(head === undefined ? {} : { head }) }),
+      checkpoints: warehouse.checkpoints,
+    }));
+    const report = head === undefined ? read.report : await againstNewerHead(read.report, read.checkpoints, head, () => askTip(pipeline, logger), streams);
+    if (args.json) process.stdout.write(activeRedactor().redact(`${JSON.stringify(jsonReport(report, args.pipeline, head, unchecked))}\n`));
     else {
       const holes = report.holes.map((hole) => `${holeLine(args.pipeline, hole)}\n`).join('');
       const note = `${holes}${unchecked === undefined ? '' : `not checked: the checkpoints against the newest block the service indexes (${unchecked})\n`}`;
-      process.stdout.write(report.consistent ? `consistent: ${path} (checked: ${checkedSummary(report)})\n${note}` : `${inconsistencyLines(report, args.pipeline).join('\n')}\n${note}`);
+      process.stdout.write(activeRedactor().redact(report.consistent ? `consistent: ${path} (checked: ${checkedSummary(report)})\n${note}` : `${inconsistencyLines(report, args.pipeline).join('\n')}\n${note}`));
     }
     if (!report.consistent) {
       const found = inconsistencyCount(report);
@@ -62,6 +71,17 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     }
   },
 };
+
+/**
+ * The head was asked for before the warehouse was read, so a sync committing in between can leave a
+ * checkpoint past it: where one is, the head is asked again and the checkpoints held to the newer one.
+ */
+async function againstNewerHead(report: VerifyReport, checkpoints: ReadonlyMap<string, string>, head: Landmark, ask: () => Promise<AskedTip>, streams: readonly PlannedStream[]): Promise<VerifyReport> {
+  if (!report.checks.some((check) => check.check === 'checkpoints' && check.found.length > 0)) return report;
+  const again = await ask();
+  const newer = again.tip === undefined ? undefined : (again.head ?? again.tip);
+  return newer === undefined || newer.seqno <= head.seqno ? report : againstHead(report, checkpoints, streams, newer);
+}
 
 /** The lt range `--from`/`--to` name (`--to` exclusive), placed on the chain by the service where they are not lts; undefined without either. */
 async function ltWindow(args: VerifyArgs, asked: AskedTip | undefined): Promise<{ readonly min: bigint; readonly max: bigint } | undefined> {
@@ -75,7 +95,12 @@ async function ltWindow(args: VerifyArgs, asked: AskedTip | undefined): Promise<
       const why = asked === undefined ? '--offline' : asked.unknownBecause;
       throw new ConfigError(`${flag} ${flag === '--from' ? args.from : args.to} is placed on the chain by the service, which verify could not ask (${why}): give ${flag} lt:<N>, or let verify ask the service`);
     }
-    return positionOf(point, 'lt', { landmarks: asked.landmarks, tip: asked.tip, signal: asked.signal });
+    try {
+      return await positionOf(point, 'lt', { landmarks: asked.landmarks, tip: asked.tip, signal: asked.signal });
+    } catch (error) {
+      const why = asked.signal.aborted ? `no answer within ${CHAIN_BUDGET_MS / 1000} s` : error instanceof Error ? error.message : String(error);
+      throw new ConfigError(`${flag} ${flag === '--from' ? args.from : args.to} is placed on the chain by the service, which did not place it (${why}): give ${flag} lt:<N>, or try again`);
+    }
   };
   return { min: from === undefined ? 0n : await ltOf('--from', from), max: to === undefined ? 2n ** 63n - 1n : (await ltOf('--to', to)) - 1n };
 }

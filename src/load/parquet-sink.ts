@@ -230,7 +230,9 @@ export class ParquetSink implements Sink {
       const { unchecked: _passed, ...entry } = tables[name]!;
       tables[name] = entry;
     }
-    await this.#swap({ ...manifest, generation: manifest.generation + 1, tables }, [], [], this.#now());
+    const now = this.#now();
+    await this.#swap({ ...manifest, generation: manifest.generation + 1, tables }, [], [], now);
+    await this.#deleteExpired(manifest, [], now);
   }
 
   async readCommitted<T>(read: (connection: DuckDBConnection) => Promise<T>): Promise<T> {

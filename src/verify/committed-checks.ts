@@ -2,8 +2,9 @@
  * The stored checks a run makes of what the warehouse's commits wrote since the checks last passed
  * (the sink's unchecked ranges: this run's commits, and those of a killed or failed run before it),
  * against everything stored. Cheap, because they look at those rows alone; the keys are left to the
- * moved-keys sweep, which has just run over the same rows, and the traces' counts to `verify` (they
- * are the indexer's, not the chain's). The caller marks the ranges checked when they pass.
+ * moved-keys sweep (every run ends with it, over a range that holds these rows), and the traces'
+ * counts to `verify` (they are the indexer's, not the chain's). The caller marks the ranges checked
+ * when they pass.
  */
 import { etlRejects } from '../core/bookkeeping.js';
 import type { Sink } from '../load/sink.js';

@@ -87,14 +87,26 @@ export async function checkKeys(chain: StoredChain, stream: { readonly name: str
   };
 }
 
-/** Masterchain seqnos missing between two stored masterchain blocks of a covered range. */
+/**
+ * Masterchain seqnos missing between two stored masterchain blocks of one covered range (blocks of two
+ * ranges are never paired: what lies between them is a hole, not a loss). With `only`, the blocks
+ * around the range alone are numbered: from the last masterchain block below it to the first above.
+ */
 export async function checkMasterchainSeqnos(chain: StoredChain): Promise<CheckResult> {
-  const where = `workchain = -1 AND ${inRanges('epoch(block_time)', chain.covered('blocks') ?? [])}`;
+  const ranges = chain.covered('blocks') ?? [];
+  const where = `workchain = -1 AND ${inRanges('epoch(block_time)', ranges)}`;
   const subject = (column: string): string => inOnly(chain, 'blocks', column);
+  const range = chain.only?.get('blocks');
+  const near =
+    range === undefined
+      ? ''
+      : ` AND start_lt >= coalesce((SELECT max(start_lt) FROM blocks WHERE ${where} AND start_lt < ${range.min}), ${range.min})` +
+        ` AND start_lt <= coalesce((SELECT min(start_lt) FROM blocks WHERE ${where} AND start_lt > ${range.max}), ${range.max})`;
+  const rangeOf = ranges.length === 0 ? '0' : `CASE ${ranges.map((r, i) => `WHEN epoch(block_time) BETWEEN ${r.from} AND ${r.to} THEN ${i}`).join(' ')} END`;
   const rows = await all(
     chain.connection,
     `SELECT seqno, next, epoch(block_time)::BIGINT::VARCHAR, next_time::BIGINT::VARCHAR FROM (SELECT seqno, block_time, start_lt, lead(seqno) OVER w AS next, epoch(lead(block_time) OVER w) AS next_time, lead(start_lt) OVER w AS next_lt ` +
-      `FROM blocks WHERE ${where} WINDOW w AS (ORDER BY seqno)) WHERE next > seqno + 1 AND (${subject('start_lt')} OR ${subject('next_lt')}) ORDER BY seqno LIMIT ${chain.limit}`,
+      `FROM blocks WHERE ${where}${near} WINDOW w AS (PARTITION BY ${rangeOf} ORDER BY seqno)) WHERE next > seqno + 1 AND (${subject('start_lt')} OR ${subject('next_lt')}) ORDER BY seqno LIMIT ${chain.limit}`,
   );
   return {
     check: 'masterchain-seqnos',

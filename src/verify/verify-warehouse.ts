@@ -90,6 +90,16 @@ export async function verifyWarehouse(warehouse: StoredWarehouse, planned: reado
   return { consistent: ran.every((check) => check.found.length === 0 && !check.truncated), checks: ran, holes: coverageHoles(warehouse.checkpoints, planned) };
 }
 
+/**
+ * `report` with its checkpoints checked again against `head` (a newer block than the one it was made
+ * against: a sync may have committed between asking for the head and reading the warehouse).
+ */
+export function againstHead(report: VerifyReport, checkpoints: ReadonlyMap<string, string>, planned: readonly PlannedStream[], head: Landmark): VerifyReport {
+  const checkpointsRun: CheckRun = { ...checkCheckpoints(checkpoints, planned, head), rejected: 0, truncated: false };
+  const checks = report.checks.map((check) => (check.check === 'checkpoints' ? checkpointsRun : check));
+  return { ...report, consistent: checks.every((check) => check.found.length === 0 && !check.truncated), checks };
+}
+
 function lessRejected(check: CheckResult, rejected: RejectedItems, limit: number): CheckRun {
   const found = check.found.filter((inconsistency) => !accountedFor(inconsistency, rejected));
   return { ...check, found: found.slice(0, LISTED_PER_CHECK), rejected: check.found.length - found.length, truncated: found.length > LISTED_PER_CHECK || check.found.length === limit };
