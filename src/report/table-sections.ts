@@ -13,7 +13,7 @@ import { countAxis } from './value-axis.js';
 const DAY_CHART = { width: 360, height: 130 };
 const DAY_MS = 86_400_000;
 const PARTIAL = 'partial';
-const DAY_LEGEND = [{ class: PARTIAL, text: 'partial day: not yet wholly covered, settled and verified (_etl_days)' }];
+const DAY_LEGEND = [{ class: PARTIAL, text: 'partial day: not yet complete (_etl_days)' }];
 
 export function tableRows(table: TableReport): number {
   switch (table.kind) {

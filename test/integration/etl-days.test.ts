@@ -159,7 +159,7 @@ describe.each(KINDS)('_etl_days of a %s warehouse', (kind) => {
     expect(bars).toEqual(days.filter(([, , rows]) => rows !== '0').map(([, day, , complete]) => `${day} ${complete === 'complete' ? 'bar' : 'bar partial'}`));
     expect(bars.filter((bar) => bar.endsWith('partial'))).toHaveLength(2);
     expect(section).toContain('<p class="completeness">2 complete UTC days, 2 partial.</p>');
-    expect(section).toContain('partial day: not yet wholly covered, settled and verified');
+    expect(section).toContain('partial day: not yet complete (_etl_days)');
   });
 
   it('a row deleted leaves its day complete (finding it is verify\'s job); an unchecked range holding a row of a day makes that day partial, for that table only', async () => {

@@ -84,6 +84,17 @@ async function textsOutsideTheirChart(page: Page): Promise<string[]> {
   );
 }
 
+/** Legend entries that run past the block holding their legend (into the next chart). */
+async function legendsOutsideTheirBlock(page: Page): Promise<string[]> {
+  return page.$$eval('.legend .item', (items) =>
+    items.flatMap((item) => {
+      const block = item.closest('.legend')!.parentElement!.getBoundingClientRect();
+      const r = item.getBoundingClientRect();
+      return r.right > block.right + 0.5 ? [`${item.textContent}: right edge ${r.right} past ${block.right}`] : [];
+    }),
+  );
+}
+
 /** X-axis labels of one chart that overlap the next one. */
 async function overlappingLabels(page: Page): Promise<string[]> {
   return page.$$eval('svg', (svgs) =>
@@ -202,7 +213,7 @@ describe.skipIf(browserMissing !== undefined).each<SinkKind>(['duckdb', 'parquet
       expect.soft(await texts(page, `${transactions} text.tick.x`)).toEqual([day![0]]);
       // That day is the newest: partial until the coverage has passed its end, drawn apart and said so.
       expect.soft(await page.$$eval(`${transactions} rect.bar`, (rects) => rects.map((rect) => rect.getAttribute('class')))).toEqual(['bar partial']);
-      expect.soft(await texts(page, `${transactions} .legend`)).toEqual([expect.stringContaining('partial day: not yet wholly covered')]);
+      expect.soft(await texts(page, `${transactions} .legend`)).toEqual([expect.stringContaining('partial day: not yet complete (_etl_days)')]);
       expect.soft(await texts(page, `${transactions} .completeness`)).toEqual(['0 complete UTC days, 1 partial.']);
       const [dayLabel] = await boxes(page, `${transactions} text.tick.x`);
       expect.soft(Math.abs(dayLabel!.x + dayLabel!.width / 2 - (bar!.x + bar!.width / 2))).toBeLessThan(2);
@@ -210,6 +221,7 @@ describe.skipIf(browserMissing !== undefined).each<SinkKind>(['duckdb', 'parquet
       // No text of any chart is cut at its edge; y labels are whole numbers of the axis.
       expect.soft(await textsOutsideTheirChart(page)).toEqual([]);
       expect.soft(await overlappingLabels(page)).toEqual([]);
+      expect.soft(await legendsOutsideTheirBlock(page)).toEqual([]);
       expect.soft(await yLabels(page, transactions)).toEqual(expect.arrayContaining(['0']));
       for (const label of await yLabels(page, transactions)) expect.soft(label).toMatch(/^\d+(\.\d+)?k?$/);
 
