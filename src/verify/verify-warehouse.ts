@@ -87,7 +87,7 @@ export async function verifyWarehouse(warehouse: StoredWarehouse, planned: reado
   if (runs('transaction-links') && stored('transactions')) checks.push(await checkTransactionLinks(chain));
   if (runs('trace-transactions') && unfiltered('transactions') && stored('traces', 'transactions')) checks.push(await checkTraceTransactions(chain));
   const ran = checks.map((check) => lessRejected(check, rejected, chain.limit));
-  return { consistent: ran.every((check) => check.found.length === 0 && !check.truncated), checks: ran, holes: coverageHoles(warehouse.checkpoints, planned) };
+  return { consistent: allPassed(ran), checks: ran, holes: coverageHoles(warehouse.checkpoints, planned) };
 }
 
 /**
@@ -97,7 +97,12 @@ export async function verifyWarehouse(warehouse: StoredWarehouse, planned: reado
 export function againstHead(report: VerifyReport, checkpoints: ReadonlyMap<string, string>, planned: readonly PlannedStream[], head: Landmark): VerifyReport {
   const checkpointsRun: CheckRun = { ...checkCheckpoints(checkpoints, planned, head), rejected: 0, truncated: false };
   const checks = report.checks.map((check) => (check.check === 'checkpoints' ? checkpointsRun : check));
-  return { ...report, consistent: checks.every((check) => check.found.length === 0 && !check.truncated), checks };
+  return { ...report, consistent: allPassed(checks), checks };
+}
+
+/** No check found anything, nor more than it could list. */
+function allPassed(checks: readonly CheckRun[]): boolean {
+  return checks.every((check) => check.found.length === 0 && !check.truncated);
 }
 
 function lessRejected(check: CheckResult, rejected: RejectedItems, limit: number): CheckRun {
