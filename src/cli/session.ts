@@ -58,7 +58,11 @@ export interface SessionOptions {
 }
 
 export async function openSession(file: string, overrides: PipelineOverrides, logger: Logger, options: SessionOptions = {}): Promise<Session> {
-  const pipeline = loadPipeline(file, overrides);
+  return openPipelineSession(loadPipeline(file, overrides), logger, options);
+}
+
+/** A session of a pipeline already loaded (verify's scratch warehouse of block headers is one made, not read). */
+export async function openPipelineSession(pipeline: Pipeline, logger: Logger, options: SessionOptions = {}): Promise<Session> {
   const http = apiClient(pipeline, logger);
   const v3 = new V3Api(http);
   const streams = plannedStreams(pipeline);

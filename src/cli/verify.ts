@@ -3,7 +3,8 @@
  * against the chain's own facts inside what each stream covers (src/verify/; with --from/--to, the
  * rows of that lt range), reading only, with no API key, and the
  * checkpoints against the newest block the service indexes (asked as status asks; `--offline`, or a
- * service that does not answer, leaves that check out and says so). Exit 0 when consistent;
+ * service that does not answer, leaves that check out and says so). A pipeline of transactions
+ * without blocks has the headers of their blocks fetched (block-headers.ts). Exit 0 when consistent;
  * otherwise each inconsistency on a line with the backfill that mends it, and exit 1.
  */
 import type { CommandModule } from 'yargs';
@@ -14,7 +15,12 @@ import { logicalTime } from '../core/column-kinds.js';
 import { activeRedactor } from '../core/secret-scope.js';
 import type { Landmark } from '../extract/landmarks.js';
 import { withReadOnlyWarehouse } from '../load/read-only-warehouse.js';
-import { againstHead, verifyWarehouse, type CheckRun, type VerifyReport } from '../verify/verify-warehouse.js';
+import { againstHead, blockHeadersWanted, verifyWarehouse, type CheckRun, type VerifyReport } from '../verify/verify-warehouse.js';
+import type { Logger } from 'pino';
+import type { Pipeline } from '../config/index.js';
+import { transactionsStream } from '../streams/transactions.js';
+import { fetchBlockHeaders, headerSpan, type FetchedBlockHeaders } from './block-headers.js';
+import { interruptSignal } from './signals.js';
 import { positionOf, type ChainPoint, type PlannedStream } from '../run/plan.js';
 import { CHAIN_BUDGET_MS, askTip, type AskedTip } from './asked-tip.js';
 import { checkRange, parseChainPoint } from './chain-point.js';
@@ -22,6 +28,9 @@ import { holeLine, inconsistencyCount, inconsistencyLines, mendCommand } from '.
 import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { readerPipeline } from './query-session.js';
 import { plannedStreams, warehouseTables } from './session.js';
+
+/** The lts `--from`/`--to` name, inclusive. */
+type LtWindow = { readonly min: bigint; readonly max: bigint };
 
 interface VerifyArgs extends PipelineArgs {
   json: boolean;
@@ -36,7 +45,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       json: {
         type: 'boolean',
         default: false,
-        describe: 'print one JSON document: {consistent, head, head_unknown_because, checks: [{check, table, checked, found, rejected}], inconsistencies: [{check, table, detail, mend}], holes: [{stream, axis, from, to, line}]}',
+        describe: 'print one JSON document: {consistent, head, head_unknown_because, block_headers, block_headers_unfetched_because, checks: [{check, table, checked, found, rejected}], inconsistencies: [{check, table, detail, mend}], holes: [{stream, axis, from, to, line}]}',
       },
       offline: { type: 'boolean', default: false, describe: 'do not ask the API for its newest block: leave the checkpoints unchecked against it' },
       from: { type: 'string', describe: 'check only the rows from here: ISO date (2024-01-01), lt:<N> or mc:<seqno> (dates and seqnos are placed by the service)' },
@@ -54,16 +63,24 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     // The range is logical time: tables clustered by another column (an election's id) are checked whole.
     const byLt = warehouseTables(streams).filter((table) => table.clusterBy !== undefined && table.columns[table.clusterBy]!.kind === logicalTime.kind);
     const only = window === undefined ? {} : { only: new Map(byLt.map((table) => [table.name, window])) };
+    const headers = await wantedHeaders(pipeline, streams, asked, window, logger);
+    const fetchedBlocks = typeof headers === 'object' ? { fetchedBlocks: headers } : {};
     const read = await withReadOnlyWarehouse(kind, path, warehouseTables(streams), 'verify', async (warehouse) => ({
-      report: await verifyWarehouse(warehouse, streams, { ...only, ...(head === undefined ? {} : { head }) }),
+      report: await verifyWarehouse(warehouse, streams, { ...only, ...(head === undefined ? {} : { head }), ...fetchedBlocks }),
       checkpoints: warehouse.checkpoints,
-    }));
+    })).finally(() => (typeof headers === 'object' ? headers.dispose() : undefined));
     const report = head === undefined ? read.report : await againstNewerHead(read.report, read.checkpoints, head, () => askTip(pipeline, logger), streams);
-    if (args.json) process.stdout.write(activeRedactor().redact(`${JSON.stringify(jsonReport(report, args.pipeline, head, unchecked))}\n`));
+    const fetched = typeof headers === 'object' ? headers : undefined;
+    const unfetched = typeof headers === 'string' ? headers : undefined;
+    if (args.json) process.stdout.write(activeRedactor().redact(`${JSON.stringify(jsonReport(report, args.pipeline, head, unchecked, fetched, unfetched))}\n`));
     else {
       const holes = report.holes.map((hole) => `${holeLine(args.pipeline, hole)}\n`).join('');
-      const note = `${holes}${unchecked === undefined ? '' : `not checked: the checkpoints against the newest block the service indexes (${unchecked})\n`}`;
-      process.stdout.write(activeRedactor().redact(report.consistent ? `consistent: ${path} (checked: ${checkedSummary(report)})\n${note}` : `${inconsistencyLines(report, args.pipeline).join('\n')}\n${note}`));
+      const notChecked = [
+        ...(unchecked === undefined ? [] : [`not checked: the checkpoints against the newest block the service indexes (${unchecked})`]),
+        ...(unfetched === undefined ? [] : [`not checked: the blocks' transaction counts: the pipeline stores no blocks, and their headers come from the service (${unfetched})`]),
+      ];
+      const note = `${holes}${notChecked.map((line) => `${line}\n`).join('')}`;
+      process.stdout.write(activeRedactor().redact(report.consistent ? `consistent: ${path} (checked: ${checkedSummary(report, fetched)})\n${note}` : `${inconsistencyLines(report, args.pipeline).join('\n')}\n${note}`));
     }
     if (!report.consistent) {
       const found = inconsistencyCount(report);
@@ -84,7 +101,7 @@ async function againstNewerHead(report: VerifyReport, checkpoints: ReadonlyMap<s
 }
 
 /** The lt range `--from`/`--to` name (`--to` exclusive), placed on the chain by the service where they are not lts; undefined without either. */
-async function ltWindow(args: VerifyArgs, asked: AskedTip | undefined): Promise<{ readonly min: bigint; readonly max: bigint } | undefined> {
+async function ltWindow(args: VerifyArgs, asked: AskedTip | undefined): Promise<LtWindow | undefined> {
   if (args.from === undefined && args.to === undefined) return undefined;
   const from = args.from === undefined ? undefined : parseChainPoint('--from', args.from);
   const to = args.to === undefined ? undefined : parseChainPoint('--to', args.to);
@@ -105,16 +122,39 @@ async function ltWindow(args: VerifyArgs, asked: AskedTip | undefined): Promise<
   return { min: from === undefined ? 0n : await ltOf('--from', from), max: to === undefined ? 2n ** 63n - 1n : (await ltOf('--to', to)) - 1n };
 }
 
-function checkedSummary(report: VerifyReport): string {
-  const rejected = (check: CheckRun): string => (check.rejected === 0 ? '' : ` (${check.rejected} lacking only items kept in _etl_rejects)`);
-  return report.checks.map((check) => `${check.check} of ${check.table} ${check.checked}${rejected(check)}`).join(', ');
+/**
+ * The block headers the checks want (`blockHeadersWanted`) over the stored transactions' coverage,
+ * fetched; why not, where the service could not be asked; undefined where none are wanted.
+ */
+async function wantedHeaders(pipeline: Pipeline, streams: readonly PlannedStream[], asked: AskedTip | undefined, window: LtWindow | undefined, logger: Logger): Promise<FetchedBlockHeaders | string | undefined> {
+  if (!blockHeadersWanted(streams)) return undefined;
+  if (asked?.tip === undefined) return asked === undefined ? 'offline' : asked.unknownBecause;
+  const { tip } = asked;
+  const checkpoints = await withReadOnlyWarehouse(pipeline.sink.kind, pipeline.sink.path, warehouseTables(streams), 'verify', async (warehouse) => warehouse.checkpoints);
+  const span = headerSpan(checkpoints.get(transactionsStream.name), window, tip.endLt);
+  if (span === undefined) return undefined;
+  const interrupt = interruptSignal();
+  try {
+    return await fetchBlockHeaders(pipeline, span, logger, interrupt.signal);
+  } finally {
+    interrupt.dispose();
+  }
 }
 
-function jsonReport(report: VerifyReport, pipeline: string, head: Landmark | undefined, unchecked: string | undefined): unknown {
+function checkedSummary(report: VerifyReport, fetched: FetchedBlockHeaders | undefined): string {
+  const rejected = (check: CheckRun): string => (check.rejected === 0 ? '' : ` (${check.rejected} lacking only items kept in _etl_rejects)`);
+  const source = (check: CheckRun): string =>
+    check.check === 'block-transactions' && fetched !== undefined ? ` (headers fetched from the service: ${fetched.blocks} blocks in ${fetched.requests} requests)` : '';
+  return report.checks.map((check) => `${check.check} of ${check.table} ${check.checked}${rejected(check)}${source(check)}`).join(', ');
+}
+
+function jsonReport(report: VerifyReport, pipeline: string, head: Landmark | undefined, unchecked: string | undefined, fetched: FetchedBlockHeaders | undefined, unfetched: string | undefined): unknown {
   return {
     consistent: report.consistent,
     head: head === undefined ? null : { seqno: head.seqno, end_lt: String(head.endLt), time: utcTime(head.utime) },
     head_unknown_because: unchecked ?? null,
+    block_headers: fetched === undefined ? null : { blocks: fetched.blocks, requests: fetched.requests },
+    block_headers_unfetched_because: unfetched ?? null,
     checks: report.checks.map((check) => ({ check: check.check, table: check.table, checked: check.checked, found: check.found.length, rejected: check.rejected })),
     inconsistencies: report.checks.flatMap((check) => check.found.map((found) => ({ check: found.check, table: found.table, detail: found.detail, mend: mendCommand(pipeline, found) }))),
     holes: report.holes.map((hole) => ({ stream: hole.stream, axis: hole.axis, from: String(hole.from), to: String(hole.to), line: holeLine(pipeline, hole) })),

@@ -122,22 +122,26 @@ export async function checkMasterchainSeqnos(chain: StoredChain): Promise<CheckR
   };
 }
 
-/** Stored blocks, inside the coverage of both streams, whose `tx_count` differs from their stored transactions. */
-export async function checkBlockTransactions(chain: StoredChain): Promise<CheckResult> {
+/**
+ * Stored blocks, inside the coverage of both streams, whose `tx_count` differs from their stored
+ * transactions. `blocks` names the relation that holds them: the warehouse's table, or the headers
+ * verify fetched for a pipeline that stores none.
+ */
+export async function checkBlockTransactions(chain: StoredChain, blocks = 'blocks'): Promise<CheckResult> {
   const txRanges = chain.covered('transactions') ?? [];
   const within =
     `b.tx_count IS NOT NULL AND ${inRanges('epoch(b.block_time)', chain.covered('blocks') ?? [])} AND ${rangeInside('b.start_lt', 'b.end_lt', txRanges)} ` +
     `AND (${inOnly(chain, 'blocks', 'b.start_lt')} OR ${overlapsOnly(chain, 'transactions', 'b.start_lt', 'b.end_lt')})`;
   const rows = await all(
     chain.connection,
-    `SELECT b.workchain, b.shard, b.seqno, b.tx_count, count(t.tx_hash) AS stored, b.start_lt::VARCHAR, b.end_lt::VARCHAR FROM blocks AS b ` +
+    `SELECT b.workchain, b.shard, b.seqno, b.tx_count, count(t.tx_hash) AS stored, b.start_lt::VARCHAR, b.end_lt::VARCHAR FROM ${blocks} AS b ` +
       `LEFT JOIN transactions AS t ON t.block_workchain = b.workchain AND t.block_shard = b.shard AND t.block_seqno = b.seqno ` +
       `WHERE ${within} GROUP BY b.workchain, b.shard, b.seqno, b.tx_count, b.start_lt, b.end_lt HAVING count(t.tx_hash) <> b.tx_count ORDER BY b.start_lt LIMIT ${chain.limit}`,
   );
   return {
     check: 'block-transactions',
     table: 'blocks',
-    checked: await count(chain.connection, `SELECT count(*) FROM blocks AS b WHERE ${within}`),
+    checked: await count(chain.connection, `SELECT count(*) FROM ${blocks} AS b WHERE ${within}`),
     found: rows.map(([workchain, shard, seqno, listed, stored, startLt, endLt]) => ({
       check: 'block-transactions',
       table: 'transactions',

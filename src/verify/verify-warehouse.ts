@@ -9,6 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import type { Range } from '../core/coverage.js';
 import { isSnapshot } from '../core/stream.js';
+import { quotedString } from '../core/sql-quote.js';
 import type { PlannedStream } from '../run/plan.js';
 import {
   checkBlockTransactions,
@@ -56,6 +57,22 @@ export interface VerifyScope {
   readonly only?: StoredChain['only'];
   /** The checks to leave out. @default none */
   readonly skip?: readonly CheckName[];
+  /** The block headers fetched for a pipeline that stores none (`blockHeadersWanted`). @default none */
+  readonly fetchedBlocks?: FetchedBlocks;
+}
+
+/** Block headers fetched from the service: a DuckDB file whose `blocks` table holds them, and the utime ranges they cover. */
+export interface FetchedBlocks {
+  readonly file: string;
+  readonly covered: readonly Range[];
+}
+
+/**
+ * The pipeline stores unfiltered transactions but no unfiltered blocks, so the blocks' transaction
+ * counts can be held against the transactions only with headers fetched from the service.
+ */
+export function blockHeadersWanted(planned: readonly PlannedStream[]): boolean {
+  return unfilteredIn(planned, 'transactions') && !unfilteredIn(planned, 'blocks');
 }
 
 export async function verifyWarehouse(warehouse: StoredWarehouse, planned: readonly PlannedStream[], scope: VerifyScope = {}): Promise<VerifyReport> {
@@ -68,12 +85,8 @@ export async function verifyWarehouse(warehouse: StoredWarehouse, planned: reado
     limit: LISTED_PER_CHECK + rejected.count,
   };
   const runs = (check: CheckName): boolean => !(scope.skip ?? []).includes(check);
-  const byName = new Map(planned.map((p) => [p.stream.name, p]));
-  const unfiltered = (name: string): boolean => {
-    const found = byName.get(name);
-    return found !== undefined && Object.values((found.filters ?? {}) as Record<string, unknown>).every((value) => value === undefined);
-  };
-  const stored = (...names: string[]): boolean => names.every((name) => byName.has(name) && warehouse.has(name));
+  const unfiltered = (name: string): boolean => unfilteredIn(planned, name);
+  const stored = (...names: string[]): boolean => names.every((name) => planned.some((p) => p.stream.name === name) && warehouse.has(name));
   const checks: CheckResult[] = scope.head === undefined ? [] : [checkCheckpoints(warehouse.checkpoints, planned, scope.head)];
   for (const { stream } of runs('keys') ? planned : []) {
     for (const table of stream.tables) {
@@ -84,6 +97,7 @@ export async function verifyWarehouse(warehouse: StoredWarehouse, planned: reado
   }
   if (runs('masterchain-seqnos') && unfiltered('blocks') && stored('blocks')) checks.push(await checkMasterchainSeqnos(chain));
   if (runs('block-transactions') && unfiltered('blocks') && unfiltered('transactions') && stored('blocks', 'transactions')) checks.push(await checkBlockTransactions(chain));
+  else if (runs('block-transactions') && scope.fetchedBlocks !== undefined && unfiltered('transactions') && stored('transactions')) checks.push(await checkFetchedBlockTransactions(chain, scope.fetchedBlocks));
   if (runs('transaction-links') && stored('transactions')) checks.push(await checkTransactionLinks(chain));
   if (runs('trace-transactions') && unfiltered('transactions') && stored('traces', 'transactions')) checks.push(await checkTraceTransactions(chain));
   const ran = checks.map((check) => lessRejected(check, rejected, chain.limit));
@@ -98,6 +112,26 @@ export function againstHead(report: VerifyReport, checkpoints: ReadonlyMap<strin
   const checkpointsRun: CheckRun = { ...checkCheckpoints(checkpoints, planned, head), rejected: 0, truncated: false };
   const checks = report.checks.map((check) => (check.check === 'checkpoints' ? checkpointsRun : check));
   return { ...report, consistent: allPassed(checks), checks };
+}
+
+/** The stored transactions against the fetched blocks' counts, the headers' file attached for the check alone. */
+async function checkFetchedBlockTransactions(chain: StoredChain, fetched: FetchedBlocks): Promise<CheckResult> {
+  await chain.connection.run(`ATTACH ${quotedString(fetched.file)} AS ${FETCHED_CATALOG} (READ_ONLY)`);
+  try {
+    const covered = (stream: string): readonly Range[] | undefined => (stream === 'blocks' ? fetched.covered : chain.covered(stream));
+    return await checkBlockTransactions({ ...chain, covered }, `${FETCHED_CATALOG}.blocks`);
+  } finally {
+    await chain.connection.run(`DETACH ${FETCHED_CATALOG}`);
+  }
+}
+
+/** The name the fetched headers' file is attached as. */
+const FETCHED_CATALOG = '_etl_fetched_headers';
+
+/** The pipeline stores the stream with no filter set. */
+function unfilteredIn(planned: readonly PlannedStream[], name: string): boolean {
+  const found = planned.find((p) => p.stream.name === name);
+  return found !== undefined && Object.values((found.filters ?? {}) as Record<string, unknown>).every((value) => value === undefined);
 }
 
 /** No check found anything, nor more than it could list. */

@@ -177,4 +177,41 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('chain-etl verify over %s', (kind
     const offline = await verify(pipeline, '--offline');
     expect([offline.code, offline.stdout.split('\n').slice(1)], describeResult(offline)).toEqual([0, ['not checked: the checkpoints against the newest block the service indexes (offline)', '']]);
   });
+
+  it('fetches the block headers a pipeline of transactions alone needs, and names a loss no link shows', async () => {
+    const sinkPath = work.sinkPath(kind, 'headers');
+    const pipeline = await work.pipeline({ url: devnet.url, kind, sinkPath, name: `headers-${kind}.yaml`, streams: ['transactions'] });
+    const synced = await runCliInProcess(['sync', pipeline]);
+    expect(synced.code, describeResult(synced)).toBe(0);
+    const clean = await verify(pipeline, '--json');
+    expect(clean.code, describeResult(clean)).toBe(0);
+    const document = JSON.parse(clean.stdout) as { checks: { check: string; checked: number }[]; block_headers: { blocks: number; requests: number } | null };
+    expect(document.checks.map((check) => check.check).sort()).toEqual(['block-transactions', 'checkpoints', 'keys', 'keys', 'transaction-links']);
+    const blockCheck = document.checks.find((check) => check.check === 'block-transactions')!;
+    expect(blockCheck.checked).toBeGreaterThan(0);
+    expect(document.block_headers!.blocks).toBeGreaterThanOrEqual(blockCheck.checked);
+    expect(document.block_headers!.requests).toBeGreaterThan(0);
+
+    // An account's last transaction: no later one names it, so only its block's count shows it gone.
+    const rows = (await readWarehouse(kind, sinkPath, { glob: false, tables: [transactionsTable] })).tables.get('transactions')!;
+    const last = rows.filter((row) => !rows.some((next) => next['prev_tx_hash'] === row['tx_hash'])).sort((a, b) => Number((a['tx_lt'] as bigint) - (b['tx_lt'] as bigint)))[0]!;
+    await tamper(kind, sinkPath, (checkpoint) => ({ stream: 'transactions', rows: new Map(), replace: [{ table: 'transactions', column: 'tx_hash', values: [last['tx_hash']] }], checkpoint }));
+    const found = await verify(pipeline);
+    expect(found.code, describeResult(found)).toBe(1);
+    const block = `${String(last['block_workchain'])}:${String(last['block_shard'])}:${String(last['block_seqno'])}`;
+    expect(found.stdout).toMatch(new RegExp(`^block-transactions, transactions: block ${block} lists (\\d+) transactions, \\d+ are stored; mend: chain-etl backfill \\S+ --refetch --from lt:\\d+ --to lt:\\d+\n$`));
+    const offline = await verify(pipeline, '--offline');
+    expect([offline.code, offline.stdout.split('\n').slice(1)], describeResult(offline)).toEqual([
+      0,
+      [
+        'not checked: the checkpoints against the newest block the service indexes (offline)',
+        "not checked: the blocks' transaction counts: the pipeline stores no blocks, and their headers come from the service (offline)",
+        '',
+      ],
+    ]);
+
+    expect(await mend(found.stdout)).toBe(1);
+    const mended = await verify(pipeline);
+    expect([mended.code, mended.stdout], describeResult(mended)).toEqual([0, expect.stringMatching(/^consistent: .*block-transactions of blocks \d+ \(headers fetched from the service: \d+ blocks in \d+ requests\)/)]);
+  });
 });
