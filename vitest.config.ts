@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -14,5 +15,6 @@ export default defineConfig({
     // A larger young generation: the files that read warehouses back and diff them spent about a
     // fifth of their CPU in scavenges (sync.test.ts: 41 → 32–37 CPU-s).
     execArgv: ['--max-semi-space-size=64'],
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });

@@ -10,8 +10,8 @@ import type { TableChange } from './commit-plan.js';
  * sink records, in the commit itself, the `clusterBy` range its commits wrote since the last sweep
  * (the table's unswept range: written-ranges.ts), and at the end of a run `sweepMovedKeys` keeps one
  * row per key that has a row in that range: the one at the range's latest position of the key (the
- * row read last), deleting the key's rows anywhere else. A killed run's range stays recorded for the
- * next run's sweep.
+ * row read last), deleting the key's rows anywhere else; a run that fails sweeps what it committed
+ * too. A killed run's range (or one whose sweep failed) stays recorded for the next run's sweep.
  */
 
 /** A sweep's change: the kept rows, replacing every stored row of their keys wherever it lies. */

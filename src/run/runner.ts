@@ -146,6 +146,11 @@ export async function runJobs(options: RunnerOptions, plan: Plan): Promise<Map<s
   const run = startRun(options);
   try {
     return await runAll(run, plan);
+  } catch (error) {
+    // What the run committed before it failed holds no key twice either; a sweep that cannot commit
+    // now (the disk the run failed on) leaves its range to the next run's.
+    await options.sink.sweepMovedKeys().catch(() => undefined);
+    throw error;
   } finally {
     await run.pool?.close();
   }

@@ -2,8 +2,11 @@
  * A key the service lists again at another position, from the user's side: a first backfill stores
  * transaction X; during a second backfill of a later range, a proxy in front of the devnet serves
  * another transaction Y under X's hash. The warehouse keeps X once, as read last (at Y's lt), in both
- * sinks, and the run counts the stored row it dropped as replaced.
+ * sinks, and the run counts the stored row it dropped as replaced. A second backfill that fails after
+ * committing such a page (its next page answers 500) leaves X once too: a failed run sweeps what it
+ * committed.
  */
+import { appendFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { transactionsTable } from '../../src/streams/transactions.js';
 import type { Devnet } from '../../src/devnet/index.js';
@@ -16,9 +19,11 @@ import { readWarehouse } from '../support/warehouse-snapshot.js';
 import type { SinkKind, Workspace } from '../support/workspace.js';
 
 const SEED = 6161;
-const BLOCKS = 40;
+const BLOCKS = 100;
 const MID = FIRST_MC + 20;
 const TO = FIRST_MC + 39;
+/** The end of a range of two pages of transactions (about 1,700). */
+const LONG_TO = FIRST_MC + 99;
 
 interface ApiTransaction {
   hash: string;
@@ -80,5 +85,39 @@ describe.each<SinkKind>(['duckdb', 'parquet'])('a key listed again at another po
     const byBackfill = (row: { run_id: string }): number => (firstRuns.has(row.run_id) ? 0 : 1);
     const replaced = [...snapshot.runs].sort((a, b) => byBackfill(a) - byBackfill(b)).map((row) => [row.status, JSON.parse(row.rows_replaced!) as unknown]);
     expect(replaced).toEqual([['ok', { transactions: 0 }], ['failed', { transactions: 1 }]]);
+  });
+
+  it('is stored once when the run fails after committing it: a failed run sweeps what it committed', async () => {
+    const sinkPath = work.sinkPath(kind, 'moved-failed');
+    const pipeline = await work.pipeline({ url: proxy.url, kind, sinkPath, name: `moved-failed-${kind}.yaml`, streams: ['transactions'] });
+    await appendFile(pipeline, 'http: { retries: 1 }\n');
+    let moved: ApiTransaction | undefined;
+    watchingTransactions((transactions) => {
+      moved ??= transactions[0];
+    });
+    const first = await runCliInProcess(['backfill', pipeline, '--from', `mc:${FIRST_MC}`, '--to', `mc:${MID}`]);
+    expect(first.code, describeResult(first)).toBe(0);
+
+    // The second range's first page lists Y under X's hash and commits; every later page fails.
+    let taker: ApiTransaction | undefined;
+    let pages = 0;
+    proxy.behave((request) => {
+      if (new URL(request.url, proxy.origin).pathname !== '/api/v3/transactions') return { kind: 'proxy' };
+      if (pages++ > 0) return { kind: 'reply', status: 500, body: '{"error":"timeout: context deadline exceeded"}' };
+      return { kind: 'proxy', change: (answer) => {
+        const transactions = answer['transactions'] as ApiTransaction[];
+        taker = { ...transactions[0]! };
+        transactions[0]!.hash = moved!.hash;
+        return answer;
+      } };
+    });
+    const second = await runCliInProcess(['backfill', pipeline, '--from', `mc:${MID}`, '--to', `mc:${LONG_TO}`]);
+    expect(second.code, describeResult(second)).toBe(1);
+    expect(messageLines(second.stderr)).toEqual([expect.stringMatching(/^chain-etl: .*500/)]);
+
+    const rows = (await readWarehouse(kind, sinkPath, { glob: false, partial: true, tables: [transactionsTable] })).tables.get('transactions')!;
+    expect(rows.filter((row) => row['tx_hash'] === moved!.hash).map((row) => String(row['tx_lt'])), 'X, stored where it was read last').toEqual([taker!.lt]);
+    const hashes = rows.map((row) => row['tx_hash'] as string);
+    expect(hashes.length - new Set(hashes).size, 'keys stored twice').toBe(0);
   });
 });

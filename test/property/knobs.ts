@@ -27,6 +27,11 @@ export const KNOB_KINDS = [
   'truncatedBody',
   /** HTTP 200 with an empty list and the service's error beside it: an error, never an empty page. */
   'errorBody',
+  /**
+   * Some keys are listed twice while the server misbehaves: at their position and at an earlier one,
+   * as the service lists a key before it moves on (an action's trace grows); the later is the truth.
+   */
+  'moveKey',
   /** One item is silently left out: no client can notice, so the judge must (never generated; its self-check). */
   'loseItem',
 ] as const;

@@ -35,12 +35,15 @@ export interface AdversarialServer {
   headBehind: number;
   /** Keys of the items each stream was sent poisoned. */
   readonly poisoned: ReadonlyMap<StreamName, ReadonlySet<string>>;
+  /** The earlier copies of moved keys (`moveKey`) each stream lists while the server misbehaves (not once healthy). */
+  readonly stale: ReadonlyMap<StreamName, readonly TruthItem[]>;
   /** List requests answered so far. */
   requests(): number;
   close(): Promise<void>;
 }
 
-export async function startAdversarialServer(truth: Truth, misbehaviour: Misbehaviour, seed: number): Promise<AdversarialServer> {
+/** `stale`: the earlier copies of moved keys each stream lists while the server misbehaves (stale-copies.ts). */
+export async function startAdversarialServer(truth: Truth, misbehaviour: Misbehaviour, seed: number, stale: ReadonlyMap<StreamName, readonly TruthItem[]> = new Map()): Promise<AdversarialServer> {
   const routes = devnetRoutes(truth.api);
   const random = seededRandom(seed);
   const previous = new Map<StreamName, string>();
@@ -65,7 +68,7 @@ export async function startAdversarialServer(truth: Truth, misbehaviour: Misbeha
       if (on('http5xx') !== undefined) return { status: 500, body: '{"error":"timeout: context deadline exceeded"}' };
       if (on('errorBody') !== undefined) return { status: 200, body: JSON.stringify({ [list.key]: [], address_book: {}, error: 'timeout: context deadline exceeded' }) };
       if (on('repeatPage') !== undefined && previous.has(list.stream)) return { status: 200, body: previous.get(list.stream)! };
-      const items = listPage(truth, list.stream, list.bounds, new QueryParams(query), on, random);
+      const items = listPage(truth, list.stream, state.healthy ? [] : (stale.get(list.stream) ?? []), list.bounds, new QueryParams(query), on, random);
       let page = items.map((item) => item.raw);
       if (on('poison') !== undefined && items.length > 0) {
         const victim = Math.floor(random() * items.length);
@@ -109,6 +112,7 @@ export async function startAdversarialServer(truth: Truth, misbehaviour: Misbeha
       state.headBehind = value;
     },
     poisoned,
+    stale,
     requests: () => requests,
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -131,10 +135,16 @@ function devnetAnswer(routes: RouteTable, endpoint: string, query: URLSearchPara
   return handler(request);
 }
 
-/** The items of one list request: the honest selection, then the knobs that act on this request. */
+/** Items in the service's order: position, then the promised order among ties. */
+function inServiceOrder(items: TruthItem[]): TruthItem[] {
+  return items.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.tieOrder < b.tieOrder ? -1 : a.tieOrder > b.tieOrder ? 1 : 0));
+}
+
+/** The items of one list request: the honest selection (with the stale copies listed), then the knobs that act on this request. */
 function listPage(
   truth: Truth,
   stream: StreamName,
+  stale: readonly TruthItem[],
   [startName, endName]: readonly [string, string],
   query: QueryParams,
   on: (kind: KnobKind) => Knob | undefined,
@@ -145,8 +155,9 @@ function listPage(
   const limit = query.limit(10, 1000);
   const offset = on('ignoreOffset') !== undefined ? 0 : query.offset();
   const visible = visibleUpTo(truth, stream);
-  const all = truth.items.get(stream);
-  if (all === undefined) throw new Error(`the truth was built without ${stream}, which the pipeline reads`);
+  const listed = truth.items.get(stream);
+  if (listed === undefined) throw new Error(`the truth was built without ${stream}, which the pipeline reads`);
+  const all = stale.length === 0 ? listed : inServiceOrder([...listed, ...stale]);
   let selected = all.filter((item) => item.position >= from && item.position <= to && (visible === undefined || item.position <= visible));
   selected = shuffleTies(selected, on('shuffleTies') !== undefined, random);
   if (on('descending') !== undefined || query.sort() === 'desc') selected.reverse();

@@ -138,6 +138,32 @@ function cloneAt(name: StreamName, template: Record<string, unknown>, position: 
   }
 }
 
+/**
+ * `item` as the service may list it before its key moves to its true position: the same key at the
+ * earlier `position` (an action whose trace had not grown yet, a transaction listed under a stale lt),
+ * with the rows the stream makes of that answer.
+ */
+export function staleCopy(name: StreamName, item: TruthItem, position: bigint): TruthItem {
+  const raw = { ...item.raw };
+  switch (name) {
+    case 'transactions':
+      raw.lt = String(position);
+      break;
+    case 'actions': {
+      const earlier = (value: unknown): string => String(BigInt(String(value)) < position ? BigInt(String(value)) : position);
+      Object.assign(raw, { trace_end_lt: String(position), end_lt: earlier(raw.end_lt), start_lt: earlier(raw.start_lt) });
+      break;
+    }
+    case 'jetton_transfers':
+      raw.transaction_lt = String(position);
+      break;
+    case 'validator_events':
+      raw.utime = Number(position);
+      break;
+  }
+  return toTruthItems(name, [raw])[0]!;
+}
+
 /** The hash an account's first transaction names as its previous one. */
 const NO_HASH = Buffer.alloc(32).toString('base64');
 

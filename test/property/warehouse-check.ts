@@ -9,7 +9,7 @@ import { canonical, keyOf, tableNamed } from '../support/row-diff.js';
 import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';
 import type { SinkKind } from '../support/workspace.js';
 import { UNSAFE_INTEGER } from './server.js';
-import { STREAM_NAMES, streamNamed, type StreamName, type Truth } from './truth.js';
+import { STREAM_NAMES, streamNamed, type StreamName, type Truth, type TruthItem } from './truth.js';
 
 export interface StreamCheck {
   /** Ranges the covered ranges must hold (each inside one covered range). @default none */
@@ -20,6 +20,8 @@ export interface StreamCheck {
   readonly extra?: boolean;
   /** Check covered positions missing a row (off while late actions wait for the next re-scan). @default true */
   readonly missing?: boolean;
+  /** Items the server listed before their keys moved on (`moveKey`): a failed run may hold their rows beside or instead of the truth's. @default none */
+  readonly stale?: readonly TruthItem[];
 }
 
 /** The warehouse as a snapshot of the streams' tables (verify's checks run over it), or the one-line reason it cannot be read. */
@@ -64,10 +66,12 @@ export function streamProblems(truth: Truth, name: StreamName, snapshot: Snapsho
     const definition = tableNamed(table);
     const text = (row: Row): string => canonical(definition.columnNames.map((column) => row[column]));
     const stored = snapshot.tables.get(table) ?? [];
+    const staleRows = new Set((check.stale ?? []).flatMap((item) => (item.rows.get(table) ?? []).map(text)));
     const seen = new Set<string>();
     const counts = { extra: 0, changed: 0, duplicate: 0, missing: 0 };
     const examples: string[] = [];
     for (const row of stored) {
+      if (staleRows.has(text(row))) continue;
       const key = keyOf(definition, row);
       const want = expected.get(key);
       if (seen.has(key)) counts.duplicate += 1;
