@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { LongestFirstSequencer } from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -15,6 +14,5 @@ export default defineConfig({
     // A larger young generation: the files that read warehouses back and diff them spent about a
     // fifth of their CPU in scavenges (sync.test.ts: 41 → 32–37 CPU-s).
     execArgv: ['--max-semi-space-size=64'],
-    sequence: { sequencer: LongestFirstSequencer },
   },
 });
