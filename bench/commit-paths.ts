@@ -17,7 +17,7 @@ import { parseJson } from '../src/core/exact-json.js';
 import { createTableSql } from '../src/core/ddl.js';
 import type { AnyTable, Row } from '../src/core/table.js';
 import { appendRows } from '../src/load/duckdb-append.js';
-import { addressesTable } from '../src/streams/addresses.js';
+import { addressesTable } from '../src/transform/address-book.js';
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
 import { transactionPageRows } from './page-rows.js';
 import { vectorItemOf } from './vector-items.js';

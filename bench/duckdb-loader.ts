@@ -18,7 +18,7 @@ import { DuckDBInstance, quotedIdentifier, quotedString } from '@duckdb/node-api
 import { createTableSql } from '../src/core/ddl.js';
 import type { AnyTable } from '../src/core/table.js';
 import { messagesTable, transactionsTable } from '../src/streams/transactions.js';
-import { addressesTable } from '../src/streams/addresses.js';
+import { addressesTable } from '../src/transform/address-book.js';
 
 const amount = (expr: string): string => `CAST(${expr} AS DECIMAL(38,0))`;
 

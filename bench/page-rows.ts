@@ -1,6 +1,6 @@
 /** The rows the CLI makes of one saved /api/v3/transactions page: transactions, messages and addresses. */
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
-import { addressesTable, addressRows } from '../src/streams/addresses.js';
+import { addressesTable, addressRows } from '../src/transform/address-book.js';
 import type { Row } from '../src/core/table.js';
 
 export function transactionPageRows(items: readonly TransactionItem[], addressBook: unknown): Map<string, Row[]> {

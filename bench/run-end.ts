@@ -16,7 +16,7 @@ import { encodeCheckpoint } from '../src/core/checkpoint.js';
 import { Coverage } from '../src/core/coverage.js';
 import type { AnyTable } from '../src/core/table.js';
 import { DuckDBSink } from '../src/load/duckdb-sink.js';
-import { addressesTable } from '../src/streams/addresses.js';
+import { addressesTable } from '../src/transform/address-book.js';
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
 import { checkCommitted } from '../src/verify/committed-checks.js';
 import { log, round } from './harness.js';

@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { parseItems } from '../src/api/wire.js';
 import { parseJson } from '../src/core/exact-json.js';
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
-import { addressesTable } from '../src/streams/addresses.js';
+import { addressesTable } from '../src/transform/address-book.js';
 import { DuckDBSink } from '../src/load/duckdb-sink.js';
 import { transactionPageRows } from './page-rows.js';
 import { tableChange } from '../src/load/commit-plan.js';

@@ -13,7 +13,7 @@ import { openSinkForWriting } from '../load/open-sink.js';
 import type { Sink } from '../load/sink.js';
 import type { PlannedStream } from '../run/plan.js';
 import { streamByName } from '../streams/index.js';
-import { addressesTable } from '../streams/addresses.js';
+import { addressesTable } from '../transform/address-book.js';
 import type { AnyTable } from '../core/table.js';
 import { isSnapshot } from '../core/stream.js';
 

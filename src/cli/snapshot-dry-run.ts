@@ -10,6 +10,7 @@ import type { Plan } from '../run/plan.js';
 import { DEFAULT_PAGE_LIMIT } from '../run/runner.js';
 import { keyBatches } from '../run/snapshot-by-key.js';
 import { utcTime } from '../core/utc-time.js';
+import { readSnapshotPage } from '../extract/snapshot-pager.js';
 
 export interface SnapshotCost {
   readonly line: string;
@@ -35,8 +36,7 @@ async function scopeCost(stream: SnapshotDefinition, plan: Plan, api: V3Api, sig
   if (skipped !== undefined) return { line: `${name} snapshot not due until ${utcTime(skipped.due)} (refresh)`, requests: 0 };
   const job = plan.snapshots?.find((j) => j.stream.name === stream.name);
   if (job === undefined) return { line: `${name} nothing to fetch`, requests: 0 };
-  const page = await api.list(stream.endpoint, stream.itemsKey, stream.query(job.filters, { limit: DEFAULT_PAGE_LIMIT, offset: 0, signal }), { metadata: false, signal });
-  const rows = (page[stream.itemsKey] ?? []).length;
+  const rows = (await readSnapshotPage(stream, api, stream.query(job.filters, { limit: DEFAULT_PAGE_LIMIT, offset: 0, signal }), signal)).raw.length;
   return rows < DEFAULT_PAGE_LIMIT
     ? { line: `${name} ${`snapshot of ${rows} rows`.padEnd(93)} ${'1'.padStart(10)}`, requests: 1 }
     : { line: `${name} snapshot of more than ${DEFAULT_PAGE_LIMIT} rows: ⌈rows / 999⌉ requests, at least 2`, requests: 2 };

@@ -8,7 +8,7 @@
  * part of it.
  */
 import type { PageRequest } from '../core/stream.js';
-import type { CheckedPage, CheckedReject, PagedStream, PageReader } from './checked-page.js';
+import type { CheckedPage, CheckedReject, PagedStream, PageReader } from './page-reader.js';
 import { pagingViolation } from './page-check.js';
 
 /** Pages one position may span at most (50,000 items at limit 1000): a service ignoring offset ends here. */

@@ -41,17 +41,3 @@ export function checkPage<Item>(stream: Pick<StreamDefinition<Item, never>, 'end
     previous = position;
   }
 }
-
-/**
- * Whether the items keep the order the stream promises within a position, each after `after` too
- * when it shares its position: strictly, so that no item can be both before and after an offset.
- */
-export function inPromisedOrder<Item, Filters>(stream: StreamDefinition<Item, Filters>, items: readonly Item[], after?: Item): boolean {
-  if (stream.orderWithinPosition === undefined) return false;
-  let previous = after;
-  for (const item of items) {
-    if (previous !== undefined && stream.position(previous) === stream.position(item) && stream.orderWithinPosition(previous, item) >= 0) return false;
-    previous = item;
-  }
-  return true;
-}

@@ -13,7 +13,7 @@
  */
 import { ApiContractError } from '../api/errors.js';
 import type { PageRequest } from '../core/stream.js';
-import type { CheckedPage, PagedStream, PageReader, Reject } from './checked-page.js';
+import type { CheckedPage, PagedStream, PageReader, Reject } from './page-reader.js';
 import { MAX_POSITION_PAGES, readCrowdedPosition } from './crowded-position.js';
 import { pagingViolation } from './page-check.js';
 
@@ -41,7 +41,7 @@ export interface WindowRequest {
   readonly firstPageOnly?: boolean;
 }
 
-/** Pages the window with `read` (`checkedPages` reads them in this thread). */
+/** Pages the window with `read` (page-reader.ts). */
 export async function* pageWindow<Item>(stream: PagedStream<Item>, read: PageReader<Item>, window: WindowRequest): AsyncGenerator<Page<Item>> {
   const cursor: Cursor<Item> = { position: window.from, offset: 0, after: undefined, known: false, yielded: new Set(), unordered: undefined, done: window.from > window.to };
   while (!cursor.done) {

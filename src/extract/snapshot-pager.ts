@@ -9,8 +9,9 @@
 import type { V3Api } from '../api/v3.js';
 import { parseItems } from '../api/wire.js';
 import { exactJson } from '../core/exact-json.js';
+import type { QueryParams } from '../core/query-params.js';
 import type { SnapshotDefinition, SnapshotPageRequest } from '../core/stream.js';
-import type { Reject } from './checked-page.js';
+import type { Reject } from './page-reader.js';
 import { PagingContractError } from './page-check.js';
 
 /** Reads of the whole scope a snapshot may begin before it gives up on a list that keeps shifting. */
@@ -62,8 +63,7 @@ async function* onePass<Item, Filters>(
   let boundary: string | undefined;
   for (;;) {
     const request: SnapshotPageRequest = { limit: read.limit, offset, signal: read.signal };
-    const response = await api.list(stream.endpoint, stream.itemsKey, stream.query(filters, request), { metadata: stream.metadata, signal: read.signal });
-    const raw = listedItems(stream, response);
+    const { raw, addressBook } = await readSnapshotPage(stream, api, stream.query(filters, request), read.signal);
     if (raw.length > read.limit) {
       throw new PagingContractError(`${stream.endpoint}?limit=${read.limit}&offset=${offset} sent ${raw.length} items, more than the limit`, { endpoint: stream.endpoint });
     }
@@ -77,17 +77,26 @@ async function* onePass<Item, Filters>(
       if (seen.has(key)) return `${key} came twice`;
       seen.add(key);
     }
-    yield { items: ok, rejects, addressBook: response.address_book, request: { limit: read.limit, offset } };
+    yield { items: ok, rejects, addressBook, request: { limit: read.limit, offset } };
     if (raw.length < read.limit) return undefined;
     boundary = identity(stream, raw[raw.length - 1]);
     offset += read.limit - 1;
   }
 }
 
-/** The raw items of a response, each as the stream reads it (with its part of the response beside the list). */
-export function listedItems<Item, Filters>(stream: SnapshotDefinition<Item, Filters>, response: Readonly<Record<string, unknown>>): unknown[] {
+/** A snapshot stream's page as the service sent it. */
+export interface ListedPage {
+  /** Each item as the stream reads it: with its part of the response beside the list (`withResponse`). */
+  readonly raw: unknown[];
+  /** The raw `address_book` of the response, when the API sent one. */
+  readonly addressBook: unknown;
+}
+
+/** The one place a snapshot stream's list request is sent: its scope by offset, a read by key, the dry-run's probe. */
+export async function readSnapshotPage<Item, Filters>(stream: SnapshotDefinition<Item, Filters>, api: V3Api, query: QueryParams, signal: AbortSignal | undefined): Promise<ListedPage> {
+  const response = await api.list(stream.endpoint, stream.itemsKey, query, { metadata: stream.metadata, signal });
   const listed = (response[stream.itemsKey] ?? []) as unknown[];
-  return stream.withResponse === undefined ? listed : listed.map((item) => stream.withResponse!(item, response));
+  return { raw: stream.withResponse === undefined ? listed : listed.map((item) => stream.withResponse!(item, response)), addressBook: response.address_book };
 }
 
 /** The item's key, or its exact JSON when it does not parse (a reject still marks its place). */

@@ -5,7 +5,7 @@
  * last partial page per window it splits the rest into.
  */
 import type { V3Api } from '../api/v3.js';
-import { fetchCheckedPage } from '../extract/checked-page.js';
+import { pageReader } from '../extract/page-reader.js';
 import type { StreamJob } from './runner.js';
 import { estimatePagesLeft, windowsFor } from './windows.js';
 
@@ -32,12 +32,12 @@ export interface EstimateOptions {
 export async function estimateJob(job: StreamJob, options: EstimateOptions): Promise<JobEstimate> {
   const limit = Math.min(options.pageLimit, job.stream.maxPageLimit ?? options.pageLimit);
   const started = performance.now();
-  const probe = await fetchCheckedPage(job.stream, options.api, job.filters, { from: job.from, to: job.to, limit, offset: 0, signal: options.signal });
+  const probe = await pageReader(job.stream, options.api, job.filters)({ from: job.from, to: job.to, limit, offset: 0, signal: options.signal });
   const probeMs = performance.now() - started;
   const last = probe.ok.at(-1);
   if (probe.received < limit || last === undefined) return { job, requests: 1, probeItems: probe.received, probeWasAll: true, probeMs };
   // A full page completes the positions before its last one, as the scout's does.
-  const through = job.stream.position(last) - 1n;
+  const through = last.position - 1n;
   const pagesLeft = through < job.from ? 1 : estimatePagesLeft(job, probe.received, through, limit);
   const windows = Math.min(windowsFor(options.concurrency), pagesLeft);
   return { job, requests: 1 + pagesLeft + (windows - 1), probeItems: probe.received, probeWasAll: false, probeMs };

@@ -2,12 +2,12 @@ import { exactJson } from '../core/exact-json.js';
 import type { OpenItem } from '../core/stream-progress.js';
 import type { Row } from '../core/table.js';
 import type { StreamDefinition } from '../core/stream.js';
-import type { Reject } from '../extract/checked-page.js';
+import type { Reject } from '../extract/page-reader.js';
 import type { Page } from '../extract/position-pager.js';
 import type { RejectInput } from '../load/sink.js';
-import { addressesTable } from '../streams/addresses.js';
-import type { PreparedBook, PreparedItem } from './workers/prepared-page.js';
-import { rejectOf } from './workers/prepared-pages.js';
+import { addressesTable } from '../transform/address-book.js';
+import type { PreparedBook, PreparedItem } from '../transform/prepared-page.js';
+import { rejectOf } from '../extract/page-reader.js';
 
 /** A page as rows: what it holds while it waits for its commit. */
 export interface PageRows {

@@ -12,7 +12,7 @@ import type { SnapshotRecord } from '../core/snapshot-record.js';
 import { MAX_QUERY_BYTES } from '../api/url-limit.js';
 import { snapshotPage } from '../api/v3.js';
 import { parseItems } from '../api/wire.js';
-import { listedItems } from '../extract/snapshot-pager.js';
+import { readSnapshotPage } from '../extract/snapshot-pager.js';
 import { PagingContractError } from '../extract/page-check.js';
 import type { Sink } from '../load/sink.js';
 import { commitSnapshotPage, completeSnapshot, type SnapshotCounts, type SnapshotJob, type SnapshotRunContext } from './snapshot-job.js';
@@ -36,14 +36,13 @@ export async function readByKey(ctx: SnapshotRunContext, sink: Pick<Sink, 'disti
   for (const keys of keyBatches(await keysToRead(sink, read), byKey.param, Math.min(ctx.pageLimit, byKey.maxKeys))) {
     ctx.signal.throwIfAborted();
     const query = { [byKey.param]: keys, ...snapshotPage({ limit: keys.length, offset: 0 }) };
-    const response = await ctx.api.list(stream.endpoint, stream.itemsKey, query, { metadata: stream.metadata, signal: ctx.signal });
-    const raw = listedItems(stream, response);
+    const { raw, addressBook } = await readSnapshotPage(stream, ctx.api, query, ctx.signal);
     if (raw.length > keys.length) {
       const asked = keys.length === 1 ? '1 address' : `${keys.length} addresses`;
       throw new PagingContractError(`${stream.endpoint} sent ${raw.length} items for ${asked} asked for: more than one item per key`, { endpoint: stream.endpoint });
     }
     const { ok, rejects } = parseItems(stream.item, raw);
-    const page = { items: ok, rejects, addressBook: response.address_book, request: { limit: keys.length, offset: 0 } };
+    const page = { items: ok, rejects, addressBook, request: { limit: keys.length, offset: 0 } };
     await commitSnapshotPage(ctx, { ...target, filters: { [byKey.param]: keys } }, page, counts);
   }
   if (job !== undefined) await completeSnapshot(ctx, job);

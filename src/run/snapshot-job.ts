@@ -13,7 +13,7 @@ import type { SnapshotDefinition } from '../core/stream.js';
 import type { Row } from '../core/table.js';
 import { snapshotPages, type SnapshotPage } from '../extract/snapshot-pager.js';
 import type { RejectInput, StreamCommit } from '../load/sink.js';
-import { addressesTable, addressRows } from '../streams/addresses.js';
+import { addressesTable, addressRows } from '../transform/address-book.js';
 import type { PageBudget } from './page-budget.js';
 import { RejectedItemError } from './rejected-item-error.js';
 

@@ -6,7 +6,7 @@ import { quotedIdentifier } from '../core/sql-quote.js';
 import type { AnalystDefinitions } from '../core/warehouse-views.js';
 import type { AnyTable } from '../core/table.js';
 import { actionAccountsTable, actionsTable } from './actions.js';
-import { addressesTable } from './addresses.js';
+import { addressesTable } from '../transform/address-book.js';
 import { etlDaysView } from './etl-days.js';
 import { jettonMastersTable } from './jetton-masters.js';
 import { jettonTransfersTable } from './jetton-transfers.js';

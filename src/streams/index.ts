@@ -6,7 +6,7 @@ import { ConfigError } from '../core/errors.js';
 import { isSnapshot, type AnyStream, type SnapshotDefinition, type StreamDefinition } from '../core/stream.js';
 import type { AnyTable } from '../core/table.js';
 import { actionsStream } from './actions.js';
-import { addressesTable } from './addresses.js';
+import { addressesTable } from '../transform/address-book.js';
 import { blocksStream } from './blocks.js';
 import { jettonBurnsStream } from './jetton-burns.js';
 import { jettonMastersStream } from './jetton-masters.js';

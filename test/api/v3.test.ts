@@ -5,7 +5,7 @@ import { FatalError } from '../../src/core/errors.js';
 import { ApiContractError, ErrorBodyError } from '../../src/api/errors.js';
 import { enrichmentHeaders, V3Api } from '../../src/api/v3.js';
 import type { PageRequest, StreamDefinition } from '../../src/core/stream.js';
-import { requestPage } from '../../src/extract/checked-page.js';
+import { pageReader } from '../../src/extract/page-reader.js';
 import { actionsStream } from '../../src/streams/actions.js';
 import { jettonTransfersStream } from '../../src/streams/jetton-transfers.js';
 import { transactionsStream } from '../../src/streams/transactions.js';
@@ -126,7 +126,7 @@ describe('stream requests', () => {
 
   async function sent<Filters>(stream: StreamDefinition<unknown, Filters>, filters: Filters, request: PageRequest = page) {
     const seen = record(stream.endpoint, { [stream.itemsKey]: [] });
-    await requestPage(stream, new V3Api(testClient()), filters, request);
+    await pageReader(stream as StreamDefinition, new V3Api(testClient()), filters)(request);
     return { query: seen.query(), metadata: seen.headers()['x-no-metadata'], addressBook: seen.headers()['x-no-address-book'] };
   }
 
@@ -173,7 +173,7 @@ describe('stream requests', () => {
     ['inverted lt bounds', { ...page, from: 3n, to: 2n }, 'Expected start_lt ≤ end_lt, got 3 > 2'],
   ])('bad paging (%s) fails before any request', async (_name, request, message) => {
     const client = testClient();
-    const err = await rejectionOf(requestPage(transactionsStream, new V3Api(client), {}, request));
+    const err = await rejectionOf(pageReader(transactionsStream as StreamDefinition, new V3Api(client), {})(request));
     expect(err).toBeInstanceOf(FatalError);
     expect(err.message).toBe(message);
     expect(client.stats.requests).toBe(0);

@@ -18,7 +18,7 @@ import { defineTable } from '../../src/core/table.js';
 import { DuckDBSink } from '../../src/load/duckdb-sink.js';
 import { warehouseReader, type SinkKind } from '../../src/load/open-sink.js';
 import { ParquetSink } from '../../src/load/parquet-sink.js';
-import { addressRows } from '../../src/streams/addresses.js';
+import { addressRows } from '../../src/transform/address-book.js';
 import { lt } from '../../src/transform/fields.js';
 import { useTempDir } from '../load/temp-dir.js';
 

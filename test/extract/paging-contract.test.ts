@@ -13,7 +13,8 @@ import { CheckpointTracker } from '../../src/run/checkpoint-tracker.js';
 import { MAX_POSITION_PAGES } from '../../src/extract/crowded-position.js';
 import { PagingContractError, checkPage } from '../../src/extract/page-check.js';
 import { pageWindow, type Page } from '../../src/extract/position-pager.js';
-import { checkedPages } from '../../src/extract/checked-page.js';
+import { pageReader, preparedView } from '../../src/extract/page-reader.js';
+import type { PreparedItem } from '../../src/transform/prepared-page.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { fakeStream, ltListApi } from './fake-lt-list.js';
 
@@ -77,7 +78,7 @@ function sortTies(page: Item[]): void {
 }
 
 interface Outcome {
-  readonly pages: Page<Item>[];
+  readonly pages: Page<PreparedItem>[];
   readonly ids: string[];
   readonly requests: PageRequest[];
   readonly error?: unknown;
@@ -85,14 +86,14 @@ interface Outcome {
 
 async function read(rows: readonly Item[], behaviour: Behaviour, limit: number, from = 0n, to = 1_000_000n): Promise<Outcome> {
   const requests: PageRequest[] = [];
-  const pages: Page<Item>[] = [];
+  const pages: Page<PreparedItem>[] = [];
   try {
     const { stream, api } = fakeService(rows, behaviour, requests);
-    for await (const page of pageWindow(stream, checkedPages(stream, api, {}), { from, to, limit })) pages.push(page);
+    for await (const page of pageWindow(preparedView(stream), pageReader(stream, api, {}), { from, to, limit })) pages.push(page);
   } catch (error) {
-    return { pages, ids: pages.flatMap((p) => p.items.map((i) => i.id)), requests, error };
+    return { pages, ids: pages.flatMap((p) => p.items.map((i) => i.key)), requests, error };
   }
-  return { pages, ids: pages.flatMap((p) => p.items.map((i) => i.id)), requests };
+  return { pages, ids: pages.flatMap((p) => p.items.map((i) => i.key)), requests };
 }
 
 /** `count` items at each of the given positions. */
@@ -141,7 +142,7 @@ describe('pageWindow against a service that keeps the contract', () => {
       expect(ids.length, `claims order ${claimsOrder}`).toBe(rows.length);
       expect(sorted(ids)).toEqual(sorted(rows.map((r) => r.id)));
       // The crowded position arrives whole in one page: a trace is never split between commits.
-      expect(pages.some((page) => page.items.filter((i) => i.pos === 7n).length === 2500)).toBe(true);
+      expect(pages.some((page) => page.items.filter((i) => i.position === 7n).length === 2500)).toBe(true);
       expect(requests.length).toBeLessThan(80);
     }
   });
@@ -169,7 +170,7 @@ describe('pageWindow against a service that keeps the contract', () => {
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       const { pages, error } = await read(rows, { ties: 'shuffled', flakyItems: 0.03, seed }, 1000);
       expect(error, `seed ${seed}`).toBeUndefined();
-      const sound = pages.flatMap((p) => p.items.map((i) => i.id));
+      const sound = pages.flatMap((p) => p.items.map((i) => i.key));
       const broken = pages.flatMap((p) => p.rejects.map((r) => (r.raw as { id: string }).id));
       expect(new Set(sound).size, `seed ${seed}: each sound item once`).toBe(sound.length);
       expect(broken.filter((id) => sound.includes(id)), `seed ${seed}: no item both stored and rejected`).toEqual([]);
@@ -205,7 +206,7 @@ describe('pageWindow against a service that breaks the contract', () => {
     expect(error).toBeInstanceOf(PagingContractError);
     expect((error as Error).message).toMatch(message);
     expect(requests.length).toBeLessThanOrEqual(5);
-    for (const page of pages) for (const item of page.items) expect(item.pos).toBeLessThanOrEqual(page.through);
+    for (const page of pages) for (const item of page.items) expect(item.position).toBeLessThanOrEqual(page.through);
   });
 
   it('a crowded position and offset ignored: fails after a bounded number of requests', async () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Devnet } from '../../src/devnet/index.js';
 import { readAddress } from '../../src/transform/address.js';
-import { addressesTable } from '../../src/streams/addresses.js';
+import { addressesTable } from '../../src/transform/address-book.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult } from '../support/cli-result.js';
 import { expectCoveredEqualsTruth } from '../support/expect-truth.js';

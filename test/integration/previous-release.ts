@@ -12,7 +12,7 @@ import { expect } from 'vitest';
 import type { AnyTable } from '../../src/core/table.js';
 import { readParquetSql } from '../../src/load/parquet-layout.js';
 import { readManifest, type Manifest } from '../../src/load/parquet-manifest.js';
-import { addressesTable } from '../../src/streams/addresses.js';
+import { addressesTable } from '../../src/transform/address-book.js';
 import { streamByName } from '../../src/streams/index.js';
 import { PROJECT_ROOT } from '../support/build.js';
 import { runCliInProcess } from '../support/cli-in-process.js';

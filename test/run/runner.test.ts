@@ -15,7 +15,7 @@ import { DuckDBSink } from '../../src/load/duckdb-sink.js';
 import type { Sink, StreamCommit } from '../../src/load/sink.js';
 import { runJobs } from '../../src/run/runner.js';
 import { PageWorkerError } from '../../src/run/workers/page-pool.js';
-import { addressesTable } from '../../src/streams/addresses.js';
+import { addressesTable } from '../../src/transform/address-book.js';
 import { validatorEventsStream, validatorEventsTable } from '../../src/streams/validator-events.js';
 import { useTempDir } from '../load/temp-dir.js';
 

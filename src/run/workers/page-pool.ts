@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { DEFAULT_MAX_RESPONSE_MB } from '../../api/body.js';
 import { FatalError } from '../../core/errors.js';
 import type { StreamDefinition } from '../../core/stream.js';
-import type { PreparedBody } from './prepared-page.js';
+import type { PreparedBody } from '../../transform/prepared-page.js';
 
 /** One page for a worker: the registered stream's name and the body's bytes. */
 export interface PageTask {

@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { StreamDefinition } from '../../core/stream.js';
 import { streamByName } from '../../streams/index.js';
-import { preparePage } from './prepared-page.js';
+import { preparePage } from '../../transform/prepared-page.js';
 import type { PageTask, PageTaskResult } from './page-pool.js';
 
 const port = parentPort;

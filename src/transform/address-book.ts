@@ -8,7 +8,7 @@ import { addressBookEntry, parseItems, type ParsedItems } from '../api/wire.js';
 import { rawAddress, text, textList } from '../core/column-kinds.js';
 import { defineTable, type RowOf } from '../core/table.js';
 import { refused, wireValue } from '../core/wire-value.js';
-import { readAddress } from '../transform/address.js';
+import { readAddress } from './address.js';
 
 export const addressesTable = defineTable({
   name: 'addresses',

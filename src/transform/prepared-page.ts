@@ -5,15 +5,13 @@
  * in a worker thread (page-worker.ts) or in the main thread alike; everything it returns survives
  * a structured clone (no class instances: rejects travel as their exact JSON text).
  */
-import { ErrorInBodyError, jsonBody, NotJsonError, preview } from '../../api/body.js';
-import { isListPage } from '../../api/v3.js';
-import { parseItems } from '../../api/wire.js';
-import { exactJson } from '../../core/exact-json.js';
-import type { StreamDefinition, RowsByTable } from '../../core/stream.js';
-import type { Row } from '../../core/table.js';
-import { rejectIdentity } from '../../extract/checked-page.js';
-import { inPromisedOrder } from '../../extract/page-check.js';
-import { addressRows } from '../../streams/addresses.js';
+import { ErrorInBodyError, jsonBody, NotJsonError, preview } from '../api/body.js';
+import { isListPage } from '../api/v3.js';
+import { parseItems } from '../api/wire.js';
+import { exactJson } from '../core/exact-json.js';
+import type { StreamDefinition, RowsByTable } from '../core/stream.js';
+import type { Row } from '../core/table.js';
+import { addressRows } from './address-book.js';
 
 /** A valid, settled item as paging and loading need it: where it stands, who it is, its rows. */
 export interface PreparedItem {
@@ -82,6 +80,34 @@ export function preparePage<Item>(stream: StreamDefinition<Item, never>, body: U
       ordered: inPromisedOrder(stream, ok),
     },
   };
+}
+
+/**
+ * The key a rejected item's raw fields give when the key fields themselves are sound, else its JSON
+ * text: an item the service sends broken in one answer and valid in another is one item.
+ */
+export function rejectIdentity<Item>(stream: Pick<StreamDefinition<Item, never>, 'key'>, raw: unknown): string {
+  try {
+    const key = stream.key(raw as Item);
+    if (typeof key === 'string') return key;
+  } catch {
+    // The key fields are what is broken.
+  }
+  return `raw:${JSON.stringify(raw)}`;
+}
+
+/**
+ * Whether the items keep the order the stream promises within a position, each after `after` too
+ * when it shares its position: strictly, so that no item can be both before and after an offset.
+ */
+export function inPromisedOrder<Item, Filters>(stream: StreamDefinition<Item, Filters>, items: readonly Item[], after?: Item): boolean {
+  if (stream.orderWithinPosition === undefined) return false;
+  let previous = after;
+  for (const item of items) {
+    if (previous !== undefined && stream.position(previous) === stream.position(item) && stream.orderWithinPosition(previous, item) >= 0) return false;
+    previous = item;
+  }
+  return true;
 }
 
 function preparedBook(book: unknown): PreparedBook | undefined {

@@ -1,0 +1,86 @@
+/**
+ * The one place a position stream's list request is sent and its answer read: the body's bytes go
+ * to `preparePage` (transform/prepared-page.ts) inside the request's attempt, so a body that is not
+ * JSON is retried, in a page worker (run/workers/page-pool.ts) or in this thread alike; what comes
+ * back is checked against the request here (page-check.ts). Rejects are redacted here, in the
+ * command's secret scope: the key never goes to a worker. Runs, the dry-run's probe and the pagers'
+ * unit tests all read pages through it.
+ */
+import { ErrorInBodyError, NotJsonError } from '../api/body.js';
+import { notAList, type V3Api } from '../api/v3.js';
+import { parseJson } from '../core/exact-json.js';
+import { activeRedactor } from '../core/secret-scope.js';
+import type { PageRequest, StreamDefinition } from '../core/stream.js';
+import { checkPage } from './page-check.js';
+import { preparePage, type PreparedBody, type PreparedItem, type RejectText } from '../transform/prepared-page.js';
+
+export interface Reject {
+  readonly raw: unknown;
+  readonly reason: string;
+}
+
+/** A reject of a checked page, with what tells it apart from the other items of its position. */
+export interface CheckedReject extends Reject {
+  /** The key its raw fields give when they are sound, else `raw:` and its JSON text (`rejectIdentity`). */
+  readonly identity: string;
+}
+
+export interface CheckedPage<Item> {
+  /** The valid items that are settled, in the order received. */
+  readonly ok: Item[];
+  readonly rejects: CheckedReject[];
+  /** Items the response carried, valid or not. */
+  readonly received: number;
+  /** The address book of the response as rows, when the API sent one. */
+  readonly addressBook: unknown;
+  /** The items keep the order the stream promises within a position (`inPromisedOrder`); false where it promises none. */
+  readonly ordered: boolean;
+}
+
+/** What paging needs of a stream: where an item stands, who it is, and names for messages. */
+export type PagedStream<Item> = Pick<StreamDefinition<Item, never>, 'endpoint' | 'axis' | 'position' | 'key'>;
+
+/** Reads one page of a window: fetched, validated and checked against its request (a PagingContractError when it breaks it). */
+export type PageReader<Item> = (request: PageRequest) => Promise<CheckedPage<Item>>;
+
+/** Runs `preparePage` for a stream's body somewhere: `inThisThread`, or a PagePool's `prepare`. */
+export type PagePreparer = (stream: StreamDefinition, body: Uint8Array) => Promise<PreparedBody>;
+
+export const inThisThread: PagePreparer = async (stream, body) => preparePage(stream, body);
+
+/** The stream's pages, prepared by `prepare` (in this thread unless a PagePool's) and checked against their requests. */
+export function pageReader(stream: StreamDefinition, api: V3Api, filters: unknown, prepare: PagePreparer = inThisThread): PageReader<PreparedItem> {
+  const view = preparedView(stream);
+  return async (request) => {
+    const read = (body: Uint8Array): Promise<CheckedPage<PreparedItem>> => checkedPageOf(stream, body, prepare);
+    const page = await api.listRead(stream.endpoint, stream.query(filters, request), read, { metadata: stream.metadata, signal: request.signal });
+    checkPage(view, request, page.ok, page.received);
+    return page;
+  };
+}
+
+/** The stream as paging sees its prepared items. */
+export function preparedView(stream: StreamDefinition): PagedStream<PreparedItem> {
+  return { endpoint: stream.endpoint, axis: stream.axis, position: (item) => item.position, key: (item) => item.key };
+}
+
+/** A reject as the warehouse keeps it: the item as sent (exact numbers), the secret scope's keys redacted. */
+export function rejectOf(text: RejectText): Reject {
+  const redactor = activeRedactor();
+  return { raw: redactor.redactValue(parseJson(text.json)), reason: redactor.redact(text.reason) };
+}
+
+async function checkedPageOf(stream: StreamDefinition, body: Uint8Array, prepare: PagePreparer): Promise<CheckedPage<PreparedItem>> {
+  const prepared = await prepare(stream, body);
+  if (prepared.kind === 'not-json') throw new NotJsonError(prepared.detail, prepared.startsWithTag);
+  if (prepared.kind === 'error-body') throw new ErrorInBodyError(prepared.shown);
+  if (prepared.kind === 'not-a-list') throw notAList(stream.endpoint, stream.itemsKey, prepared.shown);
+  const { page } = prepared;
+  return {
+    ok: page.ok,
+    rejects: page.rejects.map((reject) => ({ ...rejectOf(reject), identity: reject.identity })),
+    received: page.received,
+    addressBook: page.book,
+    ordered: page.ordered,
+  };
+}
