@@ -8,6 +8,7 @@
  * part of it.
  */
 import type { PageRequest } from '../core/stream.js';
+import type { PreparedItem } from '../transform/prepared-page.js';
 import type { CheckedPage, CheckedReject, PagedStream, PageReader } from './page-reader.js';
 import { pagingViolation } from './page-check.js';
 
@@ -17,8 +18,8 @@ export const MAX_POSITION_PAGES = 50;
 /** Requests per page of the position's size that collecting its items may take (a shuffled order needs several passes). */
 const REQUESTS_PER_PAGE = 20;
 
-export interface CrowdedPosition<Item> {
-  readonly items: Item[];
+export interface CrowdedPosition {
+  readonly items: PreparedItem[];
   readonly rejects: CheckedReject[];
   readonly addressBook: Record<string, unknown>;
 }
@@ -32,24 +33,24 @@ export interface CrowdedRequest {
 }
 
 /** Every item at `position`, or a PagingContractError. */
-export async function readCrowdedPosition<Item>(stream: PagedStream<Item>, read: PageReader<Item>, at: CrowdedRequest): Promise<CrowdedPosition<Item>> {
-  const held = new Held<Item>(stream);
+export async function readCrowdedPosition(stream: PagedStream, read: PageReader, at: CrowdedRequest): Promise<CrowdedPosition> {
+  const held = new Held();
   let requests = 0;
   const request = (offset: number): PageRequest => ({ from: at.position, to: at.position, limit: at.limit, offset, signal: at.signal });
-  const fetch = async (offset: number): Promise<CheckedPage<Item>> => {
+  const fetch = async (offset: number): Promise<CheckedPage> => {
     requests += 1;
     return read(request(offset));
   };
 
   let size: number | undefined;
-  let previous: CheckedPage<Item> | undefined;
+  let previous: CheckedPage | undefined;
   for (let offset = 0; size === undefined; offset += at.limit) {
     if (offset >= MAX_POSITION_PAGES * at.limit) {
       throw pagingViolation(stream, request(offset), `more than ${offset} items at ${stream.axis} ${at.position} (every page full up to offset ${offset}): the service seems to ignore offset`);
     }
     const page = await fetch(offset);
     if (page.received < at.limit) size = offset + page.received;
-    else if (previous !== undefined && samePage(stream, page, previous)) {
+    else if (previous !== undefined && samePage(page, previous)) {
       throw pagingViolation(stream, request(offset), `it repeats the page at offset ${offset - at.limit} of ${stream.axis} ${at.position}: the service ignores offset`);
     }
     held.add(page);
@@ -82,8 +83,8 @@ export async function readCrowdedPosition<Item>(stream: PagedStream<Item>, read:
 }
 
 /** Whether two pages hold the same items in the same order. */
-function samePage<Item>(stream: PagedStream<Item>, a: CheckedPage<Item>, b: CheckedPage<Item>): boolean {
-  return a.received === b.received && a.rejects.length === b.rejects.length && a.ok.every((item, i) => stream.key(item) === stream.key(b.ok[i]!));
+function samePage(a: CheckedPage, b: CheckedPage): boolean {
+  return a.received === b.received && a.rejects.length === b.rejects.length && a.ok.every((item, i) => item.key === b.ok[i]!.key);
 }
 
 /**
@@ -91,18 +92,16 @@ function samePage<Item>(stream: PagedStream<Item>, a: CheckedPage<Item>, b: Chec
  * (else by their JSON text). An item the service sends broken in one answer and valid in another is
  * one item, held valid: counted twice, the position would look complete with another item missing.
  */
-class Held<Item> {
-  readonly #items = new Map<string, Item>();
+class Held {
+  readonly #items = new Map<string, PreparedItem>();
   readonly #rejects = new Map<string, CheckedReject>();
   readonly addressBook: Record<string, unknown> = {};
-
-  constructor(private readonly stream: PagedStream<Item>) {}
 
   get count(): number {
     return this.#items.size + this.#rejects.size;
   }
 
-  get items(): Item[] {
+  get items(): PreparedItem[] {
     return [...this.#items.values()];
   }
 
@@ -110,9 +109,9 @@ class Held<Item> {
     return [...this.#rejects.values()];
   }
 
-  add(page: CheckedPage<Item>): void {
+  add(page: CheckedPage): void {
     for (const item of page.ok) {
-      const key = this.stream.key(item);
+      const { key } = item;
       if (!this.#items.has(key)) this.#items.set(key, item);
       this.#rejects.delete(key);
     }

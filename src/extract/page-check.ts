@@ -5,7 +5,7 @@
  * storing a guess.
  */
 import { ApiContractError } from '../api/errors.js';
-import type { PageRequest, PositionAxis, StreamDefinition } from '../core/stream.js';
+import type { PageRequest, PositionAxis } from '../core/stream.js';
 
 /** The service answered a page that contradicts its request or the pages before it. */
 export class PagingContractError extends ApiContractError {}
@@ -22,14 +22,13 @@ export function pagingViolation(stream: { readonly endpoint: string; readonly ax
 }
 
 /** Throws a PagingContractError unless the page keeps the request's bounds, order, uniqueness and limit. */
-export function checkPage<Item>(stream: Pick<StreamDefinition<Item, never>, 'endpoint' | 'axis' | 'position' | 'key'>, request: PageRequest, items: readonly Item[], received: number): void {
+export function checkPage(stream: { readonly endpoint: string; readonly axis: PositionAxis }, request: PageRequest, items: readonly { readonly position: bigint; readonly key: string }[], received: number): void {
   const axis = stream.axis;
   if (received > request.limit) throw pagingViolation(stream, request, `it sent ${received} items for limit ${request.limit}`);
   const keys = new Set<string>();
   let previous: bigint | undefined;
   for (const item of items) {
-    const position = stream.position(item);
-    const key = stream.key(item);
+    const { position, key } = item;
     if (position < request.from || position > request.to) {
       throw pagingViolation(stream, request, `item ${key} is at ${axis} ${position}, outside the requested ${request.from}..${request.to}`);
     }

@@ -25,9 +25,9 @@ export interface CheckedReject extends Reject {
   readonly identity: string;
 }
 
-export interface CheckedPage<Item> {
+export interface CheckedPage {
   /** The valid items that are settled, in the order received. */
-  readonly ok: Item[];
+  readonly ok: PreparedItem[];
   readonly rejects: CheckedReject[];
   /** Items the response carried, valid or not. */
   readonly received: number;
@@ -37,11 +37,11 @@ export interface CheckedPage<Item> {
   readonly ordered: boolean;
 }
 
-/** What paging needs of a stream: where an item stands, who it is, and names for messages. */
-export type PagedStream<Item> = Pick<StreamDefinition<Item, never>, 'endpoint' | 'axis' | 'position' | 'key'>;
+/** What paging needs of a stream: names for its messages (items carry their positions and keys). */
+export type PagedStream = Pick<StreamDefinition, 'endpoint' | 'axis'>;
 
 /** Reads one page of a window: fetched, validated and checked against its request (a PagingContractError when it breaks it). */
-export type PageReader<Item> = (request: PageRequest) => Promise<CheckedPage<Item>>;
+export type PageReader = (request: PageRequest) => Promise<CheckedPage>;
 
 /** Runs `preparePage` for a stream's body somewhere: `inThisThread`, or a PagePool's `prepare`. */
 export type PagePreparer = (stream: StreamDefinition, body: Uint8Array) => Promise<PreparedBody>;
@@ -49,19 +49,13 @@ export type PagePreparer = (stream: StreamDefinition, body: Uint8Array) => Promi
 export const inThisThread: PagePreparer = async (stream, body) => preparePage(stream, body);
 
 /** The stream's pages, prepared by `prepare` (in this thread unless a PagePool's) and checked against their requests. */
-export function pageReader(stream: StreamDefinition, api: V3Api, filters: unknown, prepare: PagePreparer = inThisThread): PageReader<PreparedItem> {
-  const view = preparedView(stream);
+export function pageReader(stream: StreamDefinition, api: V3Api, filters: unknown, prepare: PagePreparer = inThisThread): PageReader {
   return async (request) => {
-    const read = (body: Uint8Array): Promise<CheckedPage<PreparedItem>> => checkedPageOf(stream, body, prepare);
+    const read = (body: Uint8Array): Promise<CheckedPage> => checkedPageOf(stream, body, prepare);
     const page = await api.listRead(stream.endpoint, stream.query(filters, request), read, { metadata: stream.metadata, signal: request.signal });
-    checkPage(view, request, page.ok, page.received);
+    checkPage(stream, request, page.ok, page.received);
     return page;
   };
-}
-
-/** The stream as paging sees its prepared items. */
-export function preparedView(stream: StreamDefinition): PagedStream<PreparedItem> {
-  return { endpoint: stream.endpoint, axis: stream.axis, position: (item) => item.position, key: (item) => item.key };
 }
 
 /** A reject as the warehouse keeps it: the item as sent (exact numbers), the secret scope's keys redacted. */
@@ -70,7 +64,7 @@ export function rejectOf(text: RejectText): Reject {
   return { raw: redactor.redactValue(parseJson(text.json)), reason: redactor.redact(text.reason) };
 }
 
-async function checkedPageOf(stream: StreamDefinition, body: Uint8Array, prepare: PagePreparer): Promise<CheckedPage<PreparedItem>> {
+async function checkedPageOf(stream: StreamDefinition, body: Uint8Array, prepare: PagePreparer): Promise<CheckedPage> {
   const prepared = await prepare(stream, body);
   if (prepared.kind === 'not-json') throw new NotJsonError(prepared.detail, prepared.startsWithTag);
   if (prepared.kind === 'error-body') throw new ErrorInBodyError(prepared.shown);

@@ -13,12 +13,13 @@
  */
 import { ApiContractError } from '../api/errors.js';
 import type { PageRequest } from '../core/stream.js';
+import type { PreparedItem } from '../transform/prepared-page.js';
 import type { CheckedPage, PagedStream, PageReader, Reject } from './page-reader.js';
 import { MAX_POSITION_PAGES, readCrowdedPosition } from './crowded-position.js';
 import { pagingViolation } from './page-check.js';
 
-export interface Page<Item> {
-  readonly items: readonly Item[];
+export interface Page {
+  readonly items: readonly PreparedItem[];
   readonly rejects: readonly Reject[];
   /** The raw `address_book` of the response, when the API sent one. */
   readonly addressBook: unknown;
@@ -42,25 +43,25 @@ export interface WindowRequest {
 }
 
 /** Pages the window with `read` (page-reader.ts). */
-export async function* pageWindow<Item>(stream: PagedStream<Item>, read: PageReader<Item>, window: WindowRequest): AsyncGenerator<Page<Item>> {
-  const cursor: Cursor<Item> = { position: window.from, offset: 0, after: undefined, known: false, yielded: new Set(), unordered: undefined, done: window.from > window.to };
+export async function* pageWindow(stream: PagedStream, read: PageReader, window: WindowRequest): AsyncGenerator<Page> {
+  const cursor: Cursor = { position: window.from, offset: 0, after: undefined, known: false, yielded: new Set(), unordered: undefined, done: window.from > window.to };
   while (!cursor.done) {
     // A suspended generator keeps its variables: cleared after the yield, the page is not held
     // while the next one is fetched.
-    let page: Page<Item> | undefined = await nextPage(stream, read, window, cursor);
+    let page: Page | undefined = await nextPage(stream, read, window, cursor);
     yield page;
     page = undefined;
   }
 }
 
 /** Where a window's paging stands. */
-interface Cursor<Item> {
+interface Cursor {
   /** The position to read from. */
   position: bigint;
   /** Items of `position` already yielded in the promised order, the last of them `after`. */
   offset: number;
   /** Continuing by offset: the next page must begin with this item again (its request overlaps it by one). */
-  after: Item | undefined;
+  after: PreparedItem | undefined;
   /** `position` holds items not yielded yet, as a page before showed: the next page must begin there. */
   known: boolean;
   /** Keys of the items of `position` already yielded, not yielded again when it is read again. */
@@ -71,7 +72,7 @@ interface Cursor<Item> {
 }
 
 /** Fetches pages at the cursor until one can be yielded; moves the cursor past what it yields. */
-async function nextPage<Item>(stream: PagedStream<Item>, read: PageReader<Item>, window: WindowRequest, cursor: Cursor<Item>): Promise<Page<Item>> {
+async function nextPage(stream: PagedStream, read: PageReader, window: WindowRequest, cursor: Cursor): Promise<Page> {
   for (;;) {
     const at = cursor.position;
     const continuing = cursor.after;
@@ -79,8 +80,8 @@ async function nextPage<Item>(stream: PagedStream<Item>, read: PageReader<Item>,
     const fetched = await read(request);
     const { ok, rejects } = fetched;
     const ordered = rejects.length === 0 && fetched.ordered;
-    const page = (items: readonly Item[], through: bigint, last = false, from: Pick<CheckedPage<Item>, 'rejects' | 'addressBook'> = fetched): Page<Item> => ({
-      items: items.filter((item) => stream.position(item) !== at || !cursor.yielded.has(stream.key(item))),
+    const page = (items: readonly PreparedItem[], through: bigint, last = false, from: Pick<CheckedPage, 'rejects' | 'addressBook'> = fetched): Page => ({
+      items: items.filter((item) => item.position !== at || !cursor.yielded.has(item.key)),
       rejects: from.rejects,
       addressBook: from.addressBook,
       request: { from: String(request.from), to: String(request.to), limit: String(request.limit), offset: String(request.offset) },
@@ -88,15 +89,15 @@ async function nextPage<Item>(stream: PagedStream<Item>, read: PageReader<Item>,
       last,
     });
     if (continuing !== undefined) {
-      const resumes = ordered && ok[0] !== undefined && stream.key(ok[0]) === stream.key(continuing);
+      const resumes = ordered && ok[0] !== undefined && ok[0].key === continuing.key;
       if (!resumes) {
         // The items skipped by offset may not be the ones yielded: read the position again from its start.
         moveTo(cursor, at, { known: true });
         cursor.unordered = at;
         continue;
       }
-    } else if (cursor.known && ok[0] !== undefined && stream.position(ok[0]) !== at) {
-      throw pagingViolation(stream, request, `its first item is at ${stream.axis} ${stream.position(ok[0])}, but ${stream.axis} ${at} holds items an earlier page showed`);
+    } else if (cursor.known && ok[0] !== undefined && ok[0].position !== at) {
+      throw pagingViolation(stream, request, `its first item is at ${stream.axis} ${ok[0].position}, but ${stream.axis} ${at} holds items an earlier page showed`);
     }
     if (fetched.received < window.limit) {
       cursor.done = true;
@@ -107,18 +108,18 @@ async function nextPage<Item>(stream: PagedStream<Item>, read: PageReader<Item>,
         endpoint: stream.endpoint,
       });
     }
-    const lastPosition = stream.position(ok[ok.length - 1]!);
-    const onePosition = stream.position(ok[0]!) === lastPosition;
+    const lastPosition = ok[ok.length - 1]!.position;
+    const onePosition = ok[0]!.position === lastPosition;
     if (onePosition && continuing === undefined && !cursor.known && lastPosition > at && rejects.length === 0) {
       await expectNothingBefore(stream, read, request, lastPosition);
     }
     if (window.firstPageOnly !== true && cursor.unordered !== at && ordered) {
       // Keep the whole page and read on after it, skipping by offset the items of its last position.
-      const offset = (lastPosition === at ? request.offset : 0) + ok.filter((item) => stream.position(item) === lastPosition).length;
+      const offset = (lastPosition === at ? request.offset : 0) + ok.filter((item) => item.position === lastPosition).length;
       if (offset >= MAX_POSITION_PAGES * window.limit) throw pagingViolation(stream, request, `more than ${offset} items at ${stream.axis} ${lastPosition}`);
       const yielded = page(ok, lastPosition - 1n);
       moveTo(cursor, lastPosition, { offset, after: ok[ok.length - 1] });
-      for (const item of ok) if (stream.position(item) === lastPosition) cursor.yielded.add(stream.key(item));
+      for (const item of ok) if (item.position === lastPosition) cursor.yielded.add(item.key);
       return yielded;
     }
     if (onePosition) {
@@ -131,7 +132,7 @@ async function nextPage<Item>(stream: PagedStream<Item>, read: PageReader<Item>,
       return yielded;
     }
     const yielded = page(
-      ok.filter((item) => stream.position(item) < lastPosition),
+      ok.filter((item) => item.position < lastPosition),
       lastPosition - 1n,
     );
     moveTo(cursor, lastPosition, { known: true });
@@ -143,15 +144,15 @@ async function nextPage<Item>(stream: PagedStream<Item>, read: PageReader<Item>,
  * A full page of one position above the one asked from says nothing of the positions between (a
  * page of several positions shows its order): one item asked for there must not exist.
  */
-async function expectNothingBefore<Item>(stream: PagedStream<Item>, read: PageReader<Item>, request: PageRequest, position: bigint): Promise<void> {
+async function expectNothingBefore(stream: PagedStream, read: PageReader, request: PageRequest, position: bigint): Promise<void> {
   const probe = await read({ ...request, to: position - 1n, limit: 1, offset: 0 });
   if (probe.received === 0) return;
-  const found = probe.ok[0] === undefined ? 'an item' : `${stream.axis} ${stream.position(probe.ok[0])}`;
+  const found = probe.ok[0] === undefined ? 'an item' : `${stream.axis} ${probe.ok[0].position}`;
   throw pagingViolation(stream, request, `it began at ${stream.axis} ${position}, but ${found} lies between: the items are not in ascending order`);
 }
 
 /** Moves the cursor; the keys yielded at its position are kept only while it stays there. */
-function moveTo<Item>(cursor: Cursor<Item>, position: bigint, next: { offset?: number; after?: Item; known?: boolean } = {}): void {
+function moveTo(cursor: Cursor, position: bigint, next: { offset?: number; after?: PreparedItem; known?: boolean } = {}): void {
   if (position !== cursor.position) cursor.yielded.clear();
   cursor.position = position;
   cursor.offset = next.offset ?? 0;

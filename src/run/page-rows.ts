@@ -6,7 +6,7 @@ import type { Reject } from '../extract/page-reader.js';
 import type { Page } from '../extract/position-pager.js';
 import type { RejectInput } from '../load/sink.js';
 import { addressesTable } from '../transform/address-book.js';
-import type { PreparedBook, PreparedItem } from '../transform/prepared-page.js';
+import type { PreparedBook } from '../transform/prepared-page.js';
 import { rejectOf } from '../extract/page-reader.js';
 
 /** A page as rows: what it holds while it waits for its commit. */
@@ -29,7 +29,7 @@ export interface PageRows {
  * Gathers each page's rows (its items were made rows as their page was prepared, prepared-page.ts)
  * by table as soon as it arrives, with its rejects as the dead-letter table keeps them.
  */
-export async function* asPageRows(stream: StreamDefinition, filters: unknown, pages: AsyncGenerator<Page<PreparedItem>>): AsyncGenerator<PageRows> {
+export async function* asPageRows(stream: StreamDefinition, filters: unknown, pages: AsyncGenerator<Page>): AsyncGenerator<PageRows> {
   try {
     for (;;) {
       let next = await nextPageRows(stream, filters, pages);
@@ -43,13 +43,13 @@ export async function* asPageRows(stream: StreamDefinition, filters: unknown, pa
   }
 }
 
-async function nextPageRows(stream: StreamDefinition, filters: unknown, pages: AsyncGenerator<Page<PreparedItem>>): Promise<PageRows | undefined> {
+async function nextPageRows(stream: StreamDefinition, filters: unknown, pages: AsyncGenerator<Page>): Promise<PageRows | undefined> {
   const next = await pages.next();
   if (next.done === true) return undefined;
   return toPageRows(stream, filters, next.value);
 }
 
-function toPageRows(stream: StreamDefinition, filters: unknown, page: Page<PreparedItem>): PageRows {
+function toPageRows(stream: StreamDefinition, filters: unknown, page: Page): PageRows {
   const rows = new Map<string, Row[]>();
   let count = 0;
   const add = (table: string, tableRows: readonly Row[]): void => {

@@ -22,7 +22,7 @@ import { readByKey } from './snapshot-by-key.js';
 import { runSnapshotJob, type SnapshotRunContext } from './snapshot-job.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor, type Window } from './windows.js';
 import { PagePool } from './workers/page-pool.js';
-import { inThisThread, pageReader, preparedView, type PagePreparer } from '../extract/page-reader.js';
+import { inThisThread, pageReader, type PagePreparer } from '../extract/page-reader.js';
 import { mark } from '../core/timeline.js';
 
 export interface StreamJob {
@@ -248,7 +248,7 @@ async function readWindow(run: Run, windowRun: WindowRun): Promise<void> {
   const { job } = windowRun.jobRun;
   const request = { ...windowRun.window, limit: pageLimitOf(run, job.stream), signal: run.signal, firstPageOnly: windowRun.scout };
   const read = pageReader(job.stream, run.options.api, job.filters, preparerOf(run, windowRun));
-  const pages = run.budget.pace(asPageRows(job.stream, job.filters, pageWindow(preparedView(job.stream), read, request)), run.signal);
+  const pages = run.budget.pace(asPageRows(job.stream, job.filters, pageWindow(job.stream, read, request)), run.signal);
   // The scout stops after its first page when there is more: nothing to read ahead for.
   const source = windowRun.scout ? pages : readAhead(pages);
   try {

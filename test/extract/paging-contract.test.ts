@@ -13,8 +13,7 @@ import { CheckpointTracker } from '../../src/run/checkpoint-tracker.js';
 import { MAX_POSITION_PAGES } from '../../src/extract/crowded-position.js';
 import { PagingContractError, checkPage } from '../../src/extract/page-check.js';
 import { pageWindow, type Page } from '../../src/extract/position-pager.js';
-import { pageReader, preparedView } from '../../src/extract/page-reader.js';
-import type { PreparedItem } from '../../src/transform/prepared-page.js';
+import { pageReader } from '../../src/extract/page-reader.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { fakeStream, ltListApi } from './fake-lt-list.js';
 
@@ -78,7 +77,7 @@ function sortTies(page: Item[]): void {
 }
 
 interface Outcome {
-  readonly pages: Page<PreparedItem>[];
+  readonly pages: Page[];
   readonly ids: string[];
   readonly requests: PageRequest[];
   readonly error?: unknown;
@@ -86,10 +85,10 @@ interface Outcome {
 
 async function read(rows: readonly Item[], behaviour: Behaviour, limit: number, from = 0n, to = 1_000_000n): Promise<Outcome> {
   const requests: PageRequest[] = [];
-  const pages: Page<PreparedItem>[] = [];
+  const pages: Page[] = [];
   try {
     const { stream, api } = fakeService(rows, behaviour, requests);
-    for await (const page of pageWindow(preparedView(stream), pageReader(stream, api, {}), { from, to, limit })) pages.push(page);
+    for await (const page of pageWindow(stream, pageReader(stream, api, {}), { from, to, limit })) pages.push(page);
   } catch (error) {
     return { pages, ids: pages.flatMap((p) => p.items.map((i) => i.key)), requests, error };
   }
@@ -106,8 +105,8 @@ const sorted = (ids: readonly string[]): string[] => [...ids].sort();
 describe('checkPage', () => {
   const stream = fakeStream;
   const request: PageRequest = { from: 10n, to: 20n, limit: 3, offset: 0 };
-  const item = (id: string, pos: bigint): Item => ({ id, pos });
-  const problem = (items: Item[], received = items.length): string => {
+  const item = (key: string, position: bigint): { key: string; position: bigint } => ({ key, position });
+  const problem = (items: { key: string; position: bigint }[], received = items.length): string => {
     try {
       checkPage(stream, request, items, received);
     } catch (error) {

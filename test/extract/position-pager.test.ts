@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pageWindow } from '../../src/extract/position-pager.js';
-import { pageReader, preparedView } from '../../src/extract/page-reader.js';
+import { pageReader } from '../../src/extract/page-reader.js';
 import type { PreparedItem } from '../../src/transform/prepared-page.js';
 import type { StreamDefinition, PageRequest } from '../../src/core/stream.js';
 import type { V3Api } from '../../src/api/v3.js';
@@ -35,7 +35,7 @@ async function collect(rows: Item[], limit: number, from = 0n, to = 1000n, stabl
   const requests: PageRequest[] = [];
   const ids: string[] = [];
   const { stream, api } = fakeService(rows, requests, stable, fixedOrder);
-  for await (const page of pageWindow(preparedView(stream), pageReader(stream, api, {}), { from, to, limit })) {
+  for await (const page of pageWindow(stream, pageReader(stream, api, {}), { from, to, limit })) {
     ids.push(...page.items.map((i) => i.key));
   }
   return { ids, requests };
@@ -86,7 +86,7 @@ describe('pageWindow', () => {
   it('yields only the positions a full first page completes when the caller reads no further (firstPageOnly)', async () => {
     const requests: PageRequest[] = [];
     const { stream, api } = fakeService(rows, requests, true, true);
-    const pages = pageWindow(preparedView(stream), pageReader(stream, api, {}), { from: 0n, to: 1000n, limit: 5, firstPageOnly: true });
+    const pages = pageWindow(stream, pageReader(stream, api, {}), { from: 0n, to: 1000n, limit: 5, firstPageOnly: true });
     const first = await pages.next();
     await pages.return(undefined);
     expect(first.value).toMatchObject({ through: 1n, last: false });
