@@ -2,8 +2,8 @@
  * Second step of `npm run build`: bundles what tsc wrote to dist/ into dist/bundle/, the code
  * bin/chain-etl.js runs. One file per entry (the CLI and the page worker) and a chunk per command
  * (commands.ts imports each command only when it runs), the pure-JS packages inside them: loading
- * the sync command from ~200 module files cost about twice the CPU of loading its bundle (README,
- * Performance). DuckDB (a native binding), pino (its transports load files by path) and @ton/core
+ * the sync command from ~200 module files cost about twice the CPU of loading its bundle (CONTRIBUTING.md,
+ * Benchmarks). DuckDB (a native binding), pino (its transports load files by path) and @ton/core
  * (loaded on first use, through createRequire) stay packages. dist/bundle/meta.json lists which
  * modules each output file holds (test/cli/module-loading.test.ts reads it).
  */

@@ -1,7 +1,7 @@
 /**
  * `@ton/core`, loaded on first use. Most runs never parse a user-friendly address or a message body
  * (a cron run with nothing new), and loading the package is a visible part of every start-up
- * (README, Performance).
+ * (CONTRIBUTING.md, Benchmarks).
  */
 import { createRequire } from 'node:module';
 import type * as TonCore from '@ton/core';

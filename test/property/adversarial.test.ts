@@ -15,7 +15,7 @@ import { PENDING_CASES, REGRESSIONS, SELF_CHECK } from './regressions.js';
 /**
  * Cases per `npm test` (issue 10: a seeded subset; `SUBSET` in cases.ts): 15, down from 200, 100 and
  * then 25 to keep `npm test` under 5 minutes, beside test/schedules/schedules.test.ts's schedules, at the
- * cost per case README.md's "Generated cases" states. The chaos run covers 2,000 more, and this seed's
+ * cost per case CONTRIBUTING.md's "Generated cases" states. The chaos run covers 2,000 more, and this seed's
  * first 200.
  */
 const { runs: RUNS, seed: SEED } = SUBSET;

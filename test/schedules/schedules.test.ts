@@ -9,7 +9,7 @@ import { judgeSchedule, scheduleArbitrary, type ScheduleSpec } from './schedule.
 
 /**
  * Schedules per `npm test`: several runs each. 2 (was 4), beside test/property/adversarial.test.ts's
- * cases, keeps both files to the time README.md's "Generated cases" states; the chaos run covers more.
+ * cases, keeps both files to the time CONTRIBUTING.md's "Generated cases" states; the chaos run covers more.
  */
 const RUNS = 2;
 const SEED = 20_261_127;
