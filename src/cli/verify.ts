@@ -124,7 +124,8 @@ async function ltWindow(args: VerifyArgs, asked: AskedTip | undefined): Promise<
 
 /**
  * The block headers the checks want (`blockHeadersWanted`) over the stored transactions' coverage,
- * fetched; why not, where the service could not be asked; undefined where none are wanted.
+ * fetched; why not, where the service could not be asked or failed the fetch; undefined where none
+ * are wanted.
  */
 async function wantedHeaders(pipeline: Pipeline, streams: readonly PlannedStream[], asked: AskedTip | undefined, window: LtWindow | undefined, logger: Logger): Promise<FetchedBlockHeaders | string | undefined> {
   if (!blockHeadersWanted(streams)) return undefined;
@@ -136,6 +137,10 @@ async function wantedHeaders(pipeline: Pipeline, streams: readonly PlannedStream
   const interrupt = interruptSignal();
   try {
     return await fetchBlockHeaders(pipeline, span, logger, interrupt.signal);
+  } catch (error) {
+    // The stored checks still run: a service that fails the fetch leaves this one check out, said why.
+    if (interrupt.signal.aborted) throw error;
+    return `the fetch failed: ${error instanceof Error ? error.message.split('\n')[0]! : String(error)}`;
   } finally {
     interrupt.dispose();
   }
