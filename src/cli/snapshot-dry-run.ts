@@ -36,7 +36,7 @@ async function scopeCost(stream: SnapshotDefinition, plan: Plan, api: V3Api, sig
   if (skipped !== undefined) return { line: `${name} snapshot not due until ${utcTime(skipped.due)} (refresh)`, requests: 0 };
   const job = plan.snapshots?.find((j) => j.stream.name === stream.name);
   if (job === undefined) return { line: `${name} nothing to fetch`, requests: 0 };
-  const rows = (await readSnapshotPage(stream, api, stream.query(job.filters, { limit: DEFAULT_PAGE_LIMIT, offset: 0, signal }), signal)).raw.length;
+  const rows = (await readSnapshotPage(stream, api, stream.query(job.filters, { limit: DEFAULT_PAGE_LIMIT, offset: 0, signal }), { time: job.time, offset: 0, signal })).received;
   return rows < DEFAULT_PAGE_LIMIT
     ? { line: `${name} ${`snapshot of ${rows} rows`.padEnd(93)} ${'1'.padStart(10)}`, requests: 1 }
     : { line: `${name} snapshot of more than ${DEFAULT_PAGE_LIMIT} rows: ⌈rows / 999⌉ requests, at least 2`, requests: 2 };

@@ -66,9 +66,7 @@ export function rejectOf(text: RejectText): Reject {
 
 async function checkedPageOf(stream: StreamDefinition, body: Uint8Array, prepare: PagePreparer): Promise<CheckedPage> {
   const prepared = await prepare(stream, body);
-  if (prepared.kind === 'not-json') throw new NotJsonError(prepared.detail, prepared.startsWithTag);
-  if (prepared.kind === 'error-body') throw new ErrorInBodyError(prepared.shown);
-  if (prepared.kind === 'not-a-list') throw notAList(stream.endpoint, stream.itemsKey, prepared.shown);
+  if (prepared.kind !== 'page') throw bodyError(stream, prepared);
   const { page } = prepared;
   return {
     ok: page.ok,
@@ -77,4 +75,11 @@ async function checkedPageOf(stream: StreamDefinition, body: Uint8Array, prepare
     addressBook: page.book,
     ordered: page.ordered,
   };
+}
+
+/** The error of a body that is no page: not JSON and an error in the body are retried, not a list fails the run. */
+export function bodyError(stream: Pick<StreamDefinition, 'endpoint' | 'itemsKey'>, body: Exclude<PreparedBody, { kind: 'page' }>): Error {
+  if (body.kind === 'not-json') return new NotJsonError(body.detail, body.startsWithTag);
+  if (body.kind === 'error-body') return new ErrorInBodyError(body.shown);
+  return notAList(stream.endpoint, stream.itemsKey, body.shown);
 }

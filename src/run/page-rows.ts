@@ -6,7 +6,7 @@ import type { Reject } from '../extract/page-reader.js';
 import type { Page } from '../extract/position-pager.js';
 import type { RejectInput } from '../load/sink.js';
 import { addressesTable } from '../transform/address-book.js';
-import type { PreparedBook } from '../transform/prepared-page.js';
+import type { PreparedBook, PreparedItem } from '../transform/prepared-page.js';
 import { rejectOf } from '../extract/page-reader.js';
 
 /** A page as rows: what it holds while it waits for its commit. */
@@ -50,6 +50,17 @@ async function nextPageRows(stream: StreamDefinition, filters: unknown, pages: A
 }
 
 function toPageRows(stream: StreamDefinition, filters: unknown, page: Page): PageRows {
+  const { rows, count, rejects } = itemRows(stream.endpoint, page.items, page.rejects, page.addressBook as PreparedBook | undefined, JSON.stringify({ ...page.request, filters: filters ?? null }));
+  // Only streams that declare `openUntil` have items to note: no walk over a transactions page.
+  const open = stream.openUntil === undefined ? [] : page.items.map((item) => ({ position: item.position, until: item.openUntil! }));
+  return { rows, rejects, count, through: page.through, last: page.last, received: page.items.length + page.rejects.length, open };
+}
+
+/**
+ * A page's rows by table (its items' and its address book's) and its rejects as the dead-letter table
+ * keeps them, under the request's `params`: of a position page and of a snapshot page alike.
+ */
+export function itemRows(endpoint: string, items: readonly PreparedItem[], itemRejects: readonly Reject[], book: PreparedBook | undefined, params: string): { rows: Map<string, Row[]>; count: number; rejects: RejectInput[] } {
   const rows = new Map<string, Row[]>();
   let count = 0;
   const add = (table: string, tableRows: readonly Row[]): void => {
@@ -57,19 +68,16 @@ function toPageRows(stream: StreamDefinition, filters: unknown, page: Page): Pag
     if (list === undefined) rows.set(table, (list = []));
     for (const row of tableRows) list.push(row);
   };
-  for (const item of page.items) {
+  for (const item of items) {
     for (const [table, tableRows] of item.rows) {
       add(table, tableRows);
       count += tableRows.length;
     }
   }
-  const book = bookRows(page.addressBook as PreparedBook | undefined);
-  add(addressesTable.name, book.rows);
-  const params = JSON.stringify({ ...page.request, filters: filters ?? null });
-  const rejects = [...page.rejects, ...book.rejects].map((r) => ({ endpoint: stream.endpoint, params, raw: exactJson(r.raw), reason: r.reason }));
-  // Only streams that declare `openUntil` have items to note: no walk over a transactions page.
-  const open = stream.openUntil === undefined ? [] : page.items.map((item) => ({ position: item.position, until: item.openUntil! }));
-  return { rows, rejects, count, through: page.through, last: page.last, received: page.items.length + page.rejects.length, open };
+  const entries = bookRows(book);
+  add(addressesTable.name, entries.rows);
+  const rejects = [...itemRejects, ...entries.rejects].map((r) => ({ endpoint, params, raw: exactJson(r.raw), reason: r.reason }));
+  return { rows, count, rejects };
 }
 
 /** The `addresses` rows of a prepared address book and its entries' rejects, in the book's order. */

@@ -11,7 +11,6 @@ import type { NamingColumn, SnapshotDefinition } from '../core/stream.js';
 import type { SnapshotRecord } from '../core/snapshot-record.js';
 import { MAX_QUERY_BYTES } from '../api/url-limit.js';
 import { snapshotPage } from '../api/v3.js';
-import { parseItems } from '../api/wire.js';
 import { readSnapshotPage } from '../extract/snapshot-pager.js';
 import { PagingContractError } from '../extract/page-check.js';
 import type { Sink } from '../load/sink.js';
@@ -36,13 +35,12 @@ export async function readByKey(ctx: SnapshotRunContext, sink: Pick<Sink, 'disti
   for (const keys of keyBatches(await keysToRead(sink, read), byKey.param, Math.min(ctx.pageLimit, byKey.maxKeys))) {
     ctx.signal.throwIfAborted();
     const query = { [byKey.param]: keys, ...snapshotPage({ limit: keys.length, offset: 0 }) };
-    const { raw, addressBook } = await readSnapshotPage(stream, ctx.api, query, ctx.signal);
-    if (raw.length > keys.length) {
+    const read = await readSnapshotPage(stream, ctx.api, query, { time: target.time, offset: 0, signal: ctx.signal });
+    if (read.received > keys.length) {
       const asked = keys.length === 1 ? '1 address' : `${keys.length} addresses`;
-      throw new PagingContractError(`${stream.endpoint} sent ${raw.length} items for ${asked} asked for: more than one item per key`, { endpoint: stream.endpoint });
+      throw new PagingContractError(`${stream.endpoint} sent ${read.received} items for ${asked} asked for: more than one item per key`, { endpoint: stream.endpoint });
     }
-    const { ok, rejects } = parseItems(stream.item, raw);
-    const page = { items: ok, rejects, addressBook, request: { limit: keys.length, offset: 0 } };
+    const page = { items: read.ok, rejects: read.rejects, addressBook: read.book, request: { limit: keys.length, offset: 0 } };
     await commitSnapshotPage(ctx, { ...target, filters: { [byKey.param]: keys } }, page, counts);
   }
   if (job !== undefined) await completeSnapshot(ctx, job);

@@ -7,13 +7,12 @@
  * (snapshot-by-key.ts) is completed after that read.
  */
 import type { V3Api } from '../api/v3.js';
-import { exactJson } from '../core/exact-json.js';
 import type { SnapshotRecord } from '../core/snapshot-record.js';
 import type { SnapshotDefinition } from '../core/stream.js';
 import type { Row } from '../core/table.js';
 import { snapshotPages, type SnapshotPage } from '../extract/snapshot-pager.js';
 import type { RejectInput, StreamCommit } from '../load/sink.js';
-import { addressesTable, addressRows } from '../transform/address-book.js';
+import { itemRows } from './page-rows.js';
 import type { PageBudget } from './page-budget.js';
 import { RejectedItemError } from './rejected-item-error.js';
 
@@ -49,11 +48,11 @@ export interface SnapshotCounts {
 export async function runSnapshotJob(ctx: SnapshotRunContext, job: SnapshotJob, counts: SnapshotCounts): Promise<void> {
   const { stream, record, time } = job;
   record.begin(time);
-  const pages = ctx.budget.pace(snapshotPages(stream, ctx.api, job.filters, { limit: ctx.pageLimit, signal: ctx.signal }), ctx.signal);
+  const pages = ctx.budget.pace(snapshotPages(stream, ctx.api, job.filters, { limit: ctx.pageLimit, time, signal: ctx.signal }), ctx.signal);
   for await (const page of pages) {
     try {
       ctx.signal.throwIfAborted();
-      for (const item of page.items) job.listed?.add(stream.key(item));
+      for (const item of page.items) job.listed?.add(item.key);
       await commitSnapshotPage(ctx, job, page, counts);
     } finally {
       ctx.budget.release();
@@ -63,7 +62,7 @@ export async function runSnapshotJob(ctx: SnapshotRunContext, job: SnapshotJob, 
 }
 
 /** Commits a page's rows stamped with the job's time, with the stream's record. */
-export async function commitSnapshotPage(ctx: SnapshotRunContext, job: Omit<SnapshotJob, 'listed'>, page: SnapshotPage<unknown>, counts: SnapshotCounts): Promise<void> {
+export async function commitSnapshotPage(ctx: SnapshotRunContext, job: Omit<SnapshotJob, 'listed'>, page: SnapshotPage, counts: SnapshotCounts): Promise<void> {
   const { rows, count, rejects } = pageRows(job, page);
   if (ctx.strict && rejects.length > 0) throw new RejectedItemError(job.stream.endpoint, rejects);
   await ctx.submit(() => ({ stream: job.stream.name, rows, checkpoint: job.record.encode(), rejects }));
@@ -83,23 +82,6 @@ export async function completeSnapshot(ctx: SnapshotRunContext, job: SnapshotJob
   });
 }
 
-function pageRows(job: Omit<SnapshotJob, 'listed'>, page: SnapshotPage<unknown>): { rows: Map<string, Row[]>; count: number; rejects: RejectInput[] } {
-  const rows = new Map<string, Row[]>();
-  let count = 0;
-  const add = (table: string, tableRows: readonly Row[]): void => {
-    let list = rows.get(table);
-    if (list === undefined) rows.set(table, (list = []));
-    list.push(...tableRows);
-  };
-  for (const item of page.items) {
-    for (const [table, tableRows] of job.stream.toRows(item, job.time)) {
-      add(table, tableRows);
-      count += tableRows.length;
-    }
-  }
-  const book = addressRows(page.addressBook);
-  add(addressesTable.name, book.ok);
-  const params = JSON.stringify({ ...page.request, filters: job.filters ?? null });
-  const rejects = [...page.rejects, ...book.rejects].map((r) => ({ endpoint: job.stream.endpoint, params, raw: exactJson(r.raw), reason: r.reason }));
-  return { rows, count, rejects };
+function pageRows(job: Omit<SnapshotJob, 'listed'>, page: SnapshotPage): { rows: Map<string, Row[]>; count: number; rejects: RejectInput[] } {
+  return itemRows(job.stream.endpoint, page.items, page.rejects, page.addressBook, JSON.stringify({ ...page.request, filters: job.filters ?? null }));
 }

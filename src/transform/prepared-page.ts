@@ -9,11 +9,14 @@ import { ErrorInBodyError, jsonBody, NotJsonError, preview } from '../api/body.j
 import { isListPage } from '../api/v3.js';
 import { parseItems } from '../api/wire.js';
 import { exactJson } from '../core/exact-json.js';
-import type { StreamDefinition, RowsByTable } from '../core/stream.js';
+import type { RowsByTable, SnapshotDefinition, StreamDefinition } from '../core/stream.js';
 import type { Row } from '../core/table.js';
 import { addressRows } from './address-book.js';
 
-/** A valid, settled item as paging and loading need it: where it stands, who it is, its rows. */
+/**
+ * A valid, settled item as paging and loading need it: where it stands (a snapshot item: its place
+ * in the service's stable order), who it is, its rows.
+ */
 export interface PreparedItem {
   readonly position: bigint;
   readonly key: string;
@@ -108,6 +111,54 @@ export function inPromisedOrder<Item, Filters>(stream: StreamDefinition<Item, Fi
     previous = item;
   }
   return true;
+}
+
+/** A snapshot page prepared: its items' rows stamped with the snapshot's time, and what its pager checks the overlap by. */
+export interface PreparedSnapshotPage {
+  readonly ok: PreparedItem[];
+  readonly rejects: (RejectText & { readonly identity: string })[];
+  readonly received: number;
+  readonly book: PreparedBook | undefined;
+  /** The first and the last listed item, each as `snapshotIdentity` gives it; undefined for an empty list. */
+  readonly edges: { readonly first: string; readonly last: string } | undefined;
+}
+
+export type PreparedSnapshotBody = Exclude<PreparedBody, { kind: 'page' }> | { readonly kind: 'page'; readonly page: PreparedSnapshotPage };
+
+/**
+ * A snapshot stream's page as `preparePage` prepares a position stream's: each item as the stream
+ * reads it (`withResponse`), validated, its rows stamped with `time`; an item's position is its place
+ * in the service's stable order (`offset` plus its index in the list).
+ */
+export function prepareSnapshotPage<Item>(stream: SnapshotDefinition<Item, never>, body: Uint8Array, at: { readonly time: number; readonly offset: number }): PreparedSnapshotBody {
+  let parsed: unknown;
+  try {
+    parsed = jsonBody(body);
+  } catch (err) {
+    if (err instanceof ErrorInBodyError) return { kind: 'error-body', shown: err.shown };
+    if (!(err instanceof NotJsonError)) throw err;
+    return { kind: 'not-json', detail: err.detail, startsWithTag: err.startsWithTag };
+  }
+  if (!isListPage(parsed, stream.itemsKey)) return { kind: 'not-a-list', shown: preview(parsed) };
+  const response = parsed;
+  const listed = response[stream.itemsKey] ?? [];
+  const raw = stream.withResponse === undefined ? listed : listed.map((item) => stream.withResponse!(item, response));
+  const ok: PreparedItem[] = [];
+  const rejects: (RejectText & { identity: string })[] = [];
+  raw.forEach((item, index) => {
+    const { ok: valid, rejects: failed } = parseItems(stream.item, [item]);
+    const read = valid[0];
+    if (read !== undefined) ok.push({ position: BigInt(at.offset + index), key: stream.key(read), rows: stream.toRows(read, at.time) });
+    else rejects.push({ json: exactJson(failed[0]!.raw), reason: failed[0]!.reason, identity: snapshotIdentity(stream, item) });
+  });
+  const edges = raw.length === 0 ? undefined : { first: snapshotIdentity(stream, raw[0]), last: snapshotIdentity(stream, raw[raw.length - 1]) };
+  return { kind: 'page', page: { ok, rejects, received: raw.length, book: preparedBook(response.address_book), edges } };
+}
+
+/** A listed snapshot item's identity: its key, or its exact JSON when it does not parse (a reject still marks its place). */
+export function snapshotIdentity<Item>(stream: Pick<SnapshotDefinition<Item, never>, 'item' | 'key'>, raw: unknown): string {
+  const parsed = stream.item.safeParse(raw);
+  return parsed.success ? `key ${stream.key(parsed.data)}` : `raw ${exactJson(raw)}`;
 }
 
 function preparedBook(book: unknown): PreparedBook | undefined {

@@ -47,9 +47,9 @@ async function serve(list: (request: number) => readonly number[]): Promise<V3Ap
 async function readAll(api: V3Api): Promise<{ keys: string[]; offsets: number[] }> {
   const keys: string[] = [];
   const offsets: number[] = [];
-  for await (const page of snapshotPages(jettonWalletsStream, api, {}, { limit: LIMIT })) {
+  for await (const page of snapshotPages(jettonWalletsStream, api, {}, { limit: LIMIT, time: 0 })) {
     offsets.push(page.request.offset);
-    keys.push(...page.items.map((item) => item.address));
+    keys.push(...page.items.map((item) => item.key));
   }
   return { keys, offsets };
 }
