@@ -6,7 +6,7 @@
  * a structured clone (no class instances: rejects travel as their exact JSON text).
  */
 import { ErrorInBodyError, jsonBody, NotJsonError, preview } from '../api/body.js';
-import { isListPage } from '../api/v3.js';
+import { isListPage, type V3Page } from '../api/v3.js';
 import { parseItems } from '../api/wire.js';
 import { exactJson } from '../core/exact-json.js';
 import type { RowsByTable, SnapshotDefinition, StreamDefinition } from '../core/stream.js';
@@ -56,15 +56,9 @@ export type PreparedBody =
   | { readonly kind: 'error-body'; readonly shown: string };
 
 export function preparePage<Item>(stream: StreamDefinition<Item, never>, body: Uint8Array): PreparedBody {
-  let parsed: unknown;
-  try {
-    parsed = jsonBody(body);
-  } catch (err) {
-    if (err instanceof ErrorInBodyError) return { kind: 'error-body', shown: err.shown };
-    if (!(err instanceof NotJsonError)) throw err;
-    return { kind: 'not-json', detail: err.detail, startsWithTag: err.startsWithTag };
-  }
-  if (!isListPage(parsed, stream.itemsKey)) return { kind: 'not-a-list', shown: preview(parsed) };
+  const read = listResponse(stream.itemsKey, body);
+  if (read.kind !== 'list') return read;
+  const parsed = read.response;
   const raw = parsed[stream.itemsKey] ?? [];
   const { ok: valid, rejects } = parseItems(stream.item, raw);
   const ok = valid.filter((item) => stream.settled?.(item) ?? true);
@@ -131,16 +125,9 @@ export type PreparedSnapshotBody = Exclude<PreparedBody, { kind: 'page' }> | { r
  * in the service's stable order (`offset` plus its index in the list).
  */
 export function prepareSnapshotPage<Item>(stream: SnapshotDefinition<Item, never>, body: Uint8Array, at: { readonly time: number; readonly offset: number }): PreparedSnapshotBody {
-  let parsed: unknown;
-  try {
-    parsed = jsonBody(body);
-  } catch (err) {
-    if (err instanceof ErrorInBodyError) return { kind: 'error-body', shown: err.shown };
-    if (!(err instanceof NotJsonError)) throw err;
-    return { kind: 'not-json', detail: err.detail, startsWithTag: err.startsWithTag };
-  }
-  if (!isListPage(parsed, stream.itemsKey)) return { kind: 'not-a-list', shown: preview(parsed) };
-  const response = parsed;
+  const read = listResponse(stream.itemsKey, body);
+  if (read.kind !== 'list') return read;
+  const { response } = read;
   const listed = response[stream.itemsKey] ?? [];
   const raw = stream.withResponse === undefined ? listed : listed.map((item) => stream.withResponse!(item, response));
   const ok: PreparedItem[] = [];
@@ -159,6 +146,19 @@ export function prepareSnapshotPage<Item>(stream: SnapshotDefinition<Item, never
 export function snapshotIdentity<Item>(stream: Pick<SnapshotDefinition<Item, never>, 'item' | 'key'>, raw: unknown): string {
   const parsed = stream.item.safeParse(raw);
   return parsed.success ? `key ${stream.key(parsed.data)}` : `raw ${exactJson(raw)}`;
+}
+
+/** The body as a list response (an object with an array under `key`), or why it is none. */
+function listResponse(key: string, body: Uint8Array): { readonly kind: 'list'; readonly response: V3Page<string> } | Exclude<PreparedBody, { kind: 'page' }> {
+  let parsed: unknown;
+  try {
+    parsed = jsonBody(body);
+  } catch (err) {
+    if (err instanceof ErrorInBodyError) return { kind: 'error-body', shown: err.shown };
+    if (!(err instanceof NotJsonError)) throw err;
+    return { kind: 'not-json', detail: err.detail, startsWithTag: err.startsWithTag };
+  }
+  return isListPage(parsed, key) ? { kind: 'list', response: parsed } : { kind: 'not-a-list', shown: preview(parsed) };
 }
 
 function preparedBook(book: unknown): PreparedBook | undefined {
