@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { Pipeline } from '../config/index.js';
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import type { Range } from '../core/coverage.js';
-import { planBackfill } from '../run/plan.js';
+import { planBackfill, type Plan, type PlanContext } from '../run/plan.js';
 import { blocksStream } from '../streams/blocks.js';
 import { executeRun } from './execute-run.js';
 import { openPipelineSession } from './session.js';
@@ -40,7 +40,7 @@ export async function fetchBlockHeaders(pipeline: Pipeline, span: { readonly fro
   try {
     const session = await openPipelineSession(scratch, logger.child({ component: 'block-headers' }));
     try {
-      const plan = planBackfill.bind(undefined, session.streams, { from: { kind: 'lt', lt: span.from }, to: { kind: 'lt', lt: span.to + 1n } });
+      const plan = (ctx: PlanContext): Promise<Plan> => planBackfill(session.streams, { from: { kind: 'lt', lt: span.from }, to: { kind: 'lt', lt: span.to + 1n } }, ctx);
       // The fetched blocks' own checks (their masterchain seqnos) are not this warehouse's: verify reads the blocks as given.
       const summary = await executeRun(session, 'verify', plan, signal, { acceptInconsistent: true });
       const stored = (await session.sink.readCheckpoints()).get(blocksStream.name);

@@ -8,7 +8,7 @@
  * part of it.
  */
 import type { PageRequest } from '../core/stream.js';
-import type { PreparedItem } from '../transform/prepared-page.js';
+import type { PreparedBook, PreparedItem } from '../transform/prepared-page.js';
 import type { CheckedPage, CheckedReject, PagedStream, PageReader } from './page-reader.js';
 import { pagingViolation } from './page-check.js';
 
@@ -21,7 +21,7 @@ const REQUESTS_PER_PAGE = 20;
 export interface CrowdedPosition {
   readonly items: PreparedItem[];
   readonly rejects: CheckedReject[];
-  readonly addressBook: Record<string, unknown>;
+  readonly addressBook: PreparedBook;
 }
 
 export interface CrowdedRequest {
@@ -95,7 +95,7 @@ function samePage(a: CheckedPage, b: CheckedPage): boolean {
 class Held {
   readonly #items = new Map<string, PreparedItem>();
   readonly #rejects = new Map<string, CheckedReject>();
-  readonly addressBook: Record<string, unknown> = {};
+  readonly addressBook: Record<string, PreparedBook[string]> = {};
 
   get count(): number {
     return this.#items.size + this.#rejects.size;
@@ -118,6 +118,6 @@ class Held {
     for (const reject of page.rejects) {
       if (!this.#items.has(reject.identity) && !this.#rejects.has(reject.identity)) this.#rejects.set(reject.identity, reject);
     }
-    if (typeof page.addressBook === 'object' && page.addressBook !== null) Object.assign(this.addressBook, page.addressBook);
+    if (page.addressBook !== undefined) Object.assign(this.addressBook, page.addressBook);
   }
 }

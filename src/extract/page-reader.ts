@@ -12,7 +12,7 @@ import { parseJson } from '../core/exact-json.js';
 import { activeRedactor } from '../core/secret-scope.js';
 import type { PageRequest, StreamDefinition } from '../core/stream.js';
 import { checkPage } from './page-check.js';
-import { preparePage, type PreparedBody, type PreparedItem, type RejectText } from '../transform/prepared-page.js';
+import { preparePage, type PreparedBody, type PreparedBook, type PreparedItem, type RejectText } from '../transform/prepared-page.js';
 
 export interface Reject {
   readonly raw: unknown;
@@ -32,7 +32,7 @@ export interface CheckedPage {
   /** Items the response carried, valid or not. */
   readonly received: number;
   /** The address book of the response as rows, when the API sent one. */
-  readonly addressBook: unknown;
+  readonly addressBook: PreparedBook | undefined;
   /** The items keep the order the stream promises within a position (`inPromisedOrder`); false where it promises none. */
   readonly ordered: boolean;
 }

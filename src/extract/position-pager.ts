@@ -13,7 +13,7 @@
  */
 import { ApiContractError } from '../api/errors.js';
 import type { PageRequest } from '../core/stream.js';
-import type { PreparedItem } from '../transform/prepared-page.js';
+import type { PreparedBook, PreparedItem } from '../transform/prepared-page.js';
 import type { CheckedPage, PagedStream, PageReader, Reject } from './page-reader.js';
 import { MAX_POSITION_PAGES, readCrowdedPosition } from './crowded-position.js';
 import { pagingViolation } from './page-check.js';
@@ -21,8 +21,8 @@ import { pagingViolation } from './page-check.js';
 export interface Page {
   readonly items: readonly PreparedItem[];
   readonly rejects: readonly Reject[];
-  /** The raw `address_book` of the response, when the API sent one. */
-  readonly addressBook: unknown;
+  /** The address book of the response as rows, when the API sent one. */
+  readonly addressBook: PreparedBook | undefined;
   /** Query parameters of the request, for the dead-letter table. */
   readonly request: Readonly<Record<string, string>>;
   /** Every item of the window up to and including `through` has been yielded. */

@@ -50,7 +50,7 @@ async function nextPageRows(stream: StreamDefinition, filters: unknown, pages: A
 }
 
 function toPageRows(stream: StreamDefinition, filters: unknown, page: Page): PageRows {
-  const { rows, count, rejects } = itemRows(stream.endpoint, page.items, page.rejects, page.addressBook as PreparedBook | undefined, JSON.stringify({ ...page.request, filters: filters ?? null }));
+  const { rows, count, rejects } = itemRows(stream.endpoint, page.items, page.rejects, page.addressBook, JSON.stringify({ ...page.request, filters: filters ?? null }));
   // Only streams that declare `openUntil` have items to note: no walk over a transactions page.
   const open = stream.openUntil === undefined ? [] : page.items.map((item) => ({ position: item.position, until: item.openUntil! }));
   return { rows, rejects, count, through: page.through, last: page.last, received: page.items.length + page.rejects.length, open };

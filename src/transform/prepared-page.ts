@@ -110,10 +110,10 @@ export function inPromisedOrder<Item, Filters>(stream: StreamDefinition<Item, Fi
 /** A snapshot page prepared: its items' rows stamped with the snapshot's time, and what its pager checks the overlap by. */
 export interface PreparedSnapshotPage {
   readonly ok: PreparedItem[];
-  readonly rejects: (RejectText & { readonly identity: string })[];
+  readonly rejects: RejectText[];
   readonly received: number;
   readonly book: PreparedBook | undefined;
-  /** The first and the last listed item, each as `snapshotIdentity` gives it; undefined for an empty list. */
+  /** The first and the last listed item: `key <key>`, or `raw <exact JSON>` for one that does not parse (a reject still marks its place); undefined for an empty list. */
   readonly edges: { readonly first: string; readonly last: string } | undefined;
 }
 
@@ -131,21 +131,23 @@ export function prepareSnapshotPage<Item>(stream: SnapshotDefinition<Item, never
   const listed = response[stream.itemsKey] ?? [];
   const raw = stream.withResponse === undefined ? listed : listed.map((item) => stream.withResponse!(item, response));
   const ok: PreparedItem[] = [];
-  const rejects: (RejectText & { identity: string })[] = [];
+  const rejects: RejectText[] = [];
+  const identities: string[] = [];
   raw.forEach((item, index) => {
     const { ok: valid, rejects: failed } = parseItems(stream.item, [item]);
     const read = valid[0];
-    if (read !== undefined) ok.push({ position: BigInt(at.offset + index), key: stream.key(read), rows: stream.toRows(read, at.time) });
-    else rejects.push({ json: exactJson(failed[0]!.raw), reason: failed[0]!.reason, identity: snapshotIdentity(stream, item) });
+    if (read !== undefined) {
+      const key = stream.key(read);
+      ok.push({ position: BigInt(at.offset + index), key, rows: stream.toRows(read, at.time) });
+      identities.push(`key ${key}`);
+    } else {
+      const json = exactJson(failed[0]!.raw);
+      rejects.push({ json, reason: failed[0]!.reason });
+      identities.push(`raw ${json}`);
+    }
   });
-  const edges = raw.length === 0 ? undefined : { first: snapshotIdentity(stream, raw[0]), last: snapshotIdentity(stream, raw[raw.length - 1]) };
+  const edges = identities.length === 0 ? undefined : { first: identities[0]!, last: identities[identities.length - 1]! };
   return { kind: 'page', page: { ok, rejects, received: raw.length, book: preparedBook(response.address_book), edges } };
-}
-
-/** A listed snapshot item's identity: its key, or its exact JSON when it does not parse (a reject still marks its place). */
-export function snapshotIdentity<Item>(stream: Pick<SnapshotDefinition<Item, never>, 'item' | 'key'>, raw: unknown): string {
-  const parsed = stream.item.safeParse(raw);
-  return parsed.success ? `key ${stream.key(parsed.data)}` : `raw ${exactJson(raw)}`;
 }
 
 /** The body as a list response (an object with an array under `key`), or why it is none. */
