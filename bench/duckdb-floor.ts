@@ -25,7 +25,7 @@ import { parseItems } from '../src/api/wire.js';
 import { parseJson } from '../src/core/exact-json.js';
 import { createTableSql } from '../src/core/ddl.js';
 import type { AnyTable, Row } from '../src/core/table.js';
-import { appendRows } from '../src/load/duckdb-append.js';
+import { appendRows } from '../src/load/engine/append.js';
 import { addressesTable } from '../src/transform/address-book.js';
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
 import { loadSql } from './duckdb-loader.js';

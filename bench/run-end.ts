@@ -15,7 +15,7 @@ import { parseItems } from '../src/api/wire.js';
 import { encodeCheckpoint } from '../src/core/checkpoint.js';
 import { Coverage } from '../src/core/coverage.js';
 import type { AnyTable } from '../src/core/table.js';
-import { DuckDBSink } from '../src/load/duckdb-sink.js';
+import { DuckDBSink } from '../src/load/duckdb/sink.js';
 import { addressesTable } from '../src/transform/address-book.js';
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
 import { checkCommitted } from '../src/verify/committed-checks.js';

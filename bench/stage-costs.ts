@@ -19,7 +19,7 @@ import { parseItems } from '../src/api/wire.js';
 import { parseJson } from '../src/core/exact-json.js';
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
 import { addressesTable } from '../src/transform/address-book.js';
-import { DuckDBSink } from '../src/load/duckdb-sink.js';
+import { DuckDBSink } from '../src/load/duckdb/sink.js';
 import { transactionPageRows } from './page-rows.js';
 import { tableChange } from '../src/load/commit-plan.js';
 import type { AnyTable } from '../src/core/table.js';

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { parseItems } from '../src/api/wire.js';
 import { transactionsStream, type TransactionItem } from '../src/streams/transactions.js';
 import { addressesTable } from '../src/transform/address-book.js';
-import { DuckDBSink } from '../src/load/duckdb-sink.js';
+import { DuckDBSink } from '../src/load/duckdb/sink.js';
 import { transactionPageRows } from './page-rows.js';
 import type { AnyTable } from '../src/core/table.js';
 import { DevnetProcess, log, round } from './harness.js';

@@ -1,5 +1,5 @@
 import { etlRuns } from '../core/bookkeeping.js';
-import { readRows } from '../load/duckdb-read.js';
+import { readRows } from '../load/engine/read.js';
 import { warehouseReader } from '../load/open-sink.js';
 import type { Sink } from '../load/sink.js';
 

@@ -3,7 +3,7 @@
  * added, never renamed or removed; every time ISO 8601 in UTC) or the text of the same facts.
  */
 import type { Pipeline } from '../config/index.js';
-import type { DuckDBProgress } from '../load/duckdb-progress.js';
+import type { DuckDBProgress } from '../load/duckdb/progress.js';
 import type { StoredRun } from '../load/read-only-warehouse.js';
 import type { Landmark } from '../extract/landmarks.js';
 import { snapshotStatusLines, type SnapshotStatus } from './snapshot-status.js';

@@ -1,13 +1,13 @@
 /**
  * What `status` reads of the warehouse: the file or folder itself, read-only; or, while a run writes
  * a DuckDB file (which DuckDB lets no other process open), the progress that run publishes beside it
- * (src/load/duckdb-progress.ts), exact as of the run's last commit.
+ * (src/load/duckdb/progress.ts), exact as of the run's last commit.
  */
 import { WarehouseWrittenError } from '../core/errors.js';
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import { isSnapshot } from '../core/stream.js';
 import type { Pipeline } from '../config/index.js';
-import { readProgress, type DuckDBProgress } from '../load/duckdb-progress.js';
+import { readProgress, type DuckDBProgress } from '../load/duckdb/progress.js';
 import { factsOf, withReadOnlyWarehouse, type ReadOnlyWarehouse, type StoredRun } from '../load/read-only-warehouse.js';
 import type { PlannedStream } from '../run/plan.js';
 import { positionTime, rowTimes, type RowTimes } from './range-times.js';

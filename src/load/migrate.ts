@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { SCHEMA_VERSION } from '../core/bookkeeping.js';
-import { migrateDuckDB } from './duckdb-migrate.js';
-import { openDuckDBFile } from './duckdb-open.js';
+import { migrateDuckDB } from './duckdb/migrate.js';
+import { openDuckDBFile } from './engine/open.js';
 import { migrationFrom } from './schema-migrations.js';
 import type { SinkKind } from './open-sink.js';
-import { migrateParquet } from './parquet-migrate.js';
+import { migrateParquet } from './parquet/migrate.js';
 import type { MigratedTables } from './schema-version.js';
 
 /** What a migration did. */

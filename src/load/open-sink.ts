@@ -6,8 +6,8 @@ import { ReadersHoldError } from '../core/errors.js';
 import type { AnyTable } from '../core/table.js';
 import { analystDefinitions } from '../streams/analyst-views.js';
 import type { Sink } from './sink.js';
-import { DuckDBSink, type DuckDBSinkOptions } from './duckdb-sink.js';
-import { ParquetSink } from './parquet-sink.js';
+import { DuckDBSink, type DuckDBSinkOptions } from './duckdb/sink.js';
+import { ParquetSink } from './parquet/sink.js';
 import { migrateOpenDuckDB, migrateWarehouse } from './migrate.js';
 
 export type SinkKind = 'duckdb' | 'parquet';

@@ -15,10 +15,10 @@ import { ConfigError } from '../core/errors.js';
 import type { AnyTable } from '../core/table.js';
 import { definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
 import { etlDaysDefinitions } from '../streams/etl-days.js';
-import { openDuckDBFile } from './duckdb-open.js';
-import { damagedFiles, damagedFilesError, readManifestBesideData } from './parquet-integrity.js';
-import { MANIFEST_FILE } from './parquet-manifest.js';
-import { viewsFileSql } from './parquet-views.js';
+import { openDuckDBFile } from './engine/open.js';
+import { damagedFiles, damagedFilesError, readManifestBesideData } from './parquet/integrity.js';
+import { MANIFEST_FILE } from './parquet/manifest.js';
+import { viewsFileSql } from './parquet/views.js';
 import { schemaVersionError } from './schema-version.js';
 import type { SinkKind } from './open-sink.js';
 

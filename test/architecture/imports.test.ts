@@ -1,6 +1,7 @@
 /**
  * The layer rule of docs/design.md §8: a folder of src/ imports its own layer and the layers
- * below it, never one above it nor a peer; the devnet stands apart.
+ * below it, never one above it nor a peer; the devnet stands apart. Inside load/ the same rule
+ * orders its parts: neither sink imports the other.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -47,6 +48,14 @@ const DEVNET_LAYERS: readonly (readonly string[])[] = [
   ['index.ts'],
 ];
 
+/**
+ * The parts of load/, lowest first: the sinks' contract and commit plan (the files at its root); the
+ * embedded DuckDB both sinks write through (engine/); the two sinks, peers; the files at its root
+ * that choose a sink by its kind (LOAD_FRONT).
+ */
+const LOAD_LAYERS: readonly (readonly string[])[] = [['shared'], ['engine'], ['duckdb', 'parquet'], ['front']];
+const LOAD_FRONT: readonly string[] = ['open-sink.ts', 'migrate.ts', 'read-only-warehouse.ts'];
+
 /** `from -> to`, both as paths from the repository root. */
 type Edge = string;
 
@@ -79,6 +88,13 @@ function folderOf(path: string): string {
 /** The devnet layer of a path under src/devnet/ (a folder or a file at its root), e.g. `render`. */
 function devnetPartOf(path: string): string {
   return path.split('/')[2] ?? '';
+}
+
+/** The load/ part of a path under src/load/: its folder, or `front`/`shared` for a file at its root. */
+function loadPartOf(path: string): string {
+  const [, , part = '', inFolder] = path.split('/');
+  if (inFolder !== undefined) return part;
+  return LOAD_FRONT.includes(part) ? 'front' : 'shared';
 }
 
 /** Why a part may not import another of the layers, or undefined when it may. */
@@ -118,6 +134,16 @@ function devnetViolations(edges: readonly Edge[]): string[] {
   });
 }
 
+/** The imports inside load/ that break its parts' order, each as `edge: reason`. */
+function loadViolations(edges: readonly Edge[]): string[] {
+  return edges.flatMap((edge) => {
+    const [from, to] = edge.split(' -> ') as [string, string];
+    if (!from.startsWith('src/load/') || !to.startsWith('src/load/')) return [];
+    const reason = rankRefusal(LOAD_LAYERS, loadPartOf(from), loadPartOf(to));
+    return reason === undefined ? [] : [`${edge}: load's ${reason}`];
+  });
+}
+
 describe('layer rule', () => {
   const files = new Map(sourceFiles(SRC).map((path) => [relative(resolve(SRC, '..'), path), readFileSync(path, 'utf8')]));
   const edges = importEdges(files);
@@ -136,6 +162,25 @@ describe('layer rule', () => {
     const parts = new Set([...files.keys()].filter((path) => path.startsWith('src/devnet/')).map(devnetPartOf));
     expect([...parts].filter((part) => !DEVNET_LAYERS.flat().includes(part)).map((part) => `src/devnet/${part} has no layer: place it in DEVNET_LAYERS`)).toEqual([]);
     expect(devnetViolations(edges)).toEqual([]);
+  });
+
+  it('gives every part of load/ a place, and finds no sink importing the other or a shared file importing a sink', () => {
+    const parts = new Set([...files.keys()].filter((path) => path.startsWith('src/load/')).map(loadPartOf));
+    expect([...parts].filter((part) => !LOAD_LAYERS.flat().includes(part)).map((part) => `src/load/${part} has no place: put it in LOAD_LAYERS`)).toEqual([]);
+    expect(loadViolations(edges)).toEqual([]);
+  });
+
+  it('names the load/ import that crosses between the sinks or runs back up', () => {
+    const sample = new Map([
+      ['src/load/parquet/a.ts', "import { b } from '../duckdb/b.js';\nimport { c } from '../engine/c.js';\nimport { d } from '../sink.js';"],
+      ['src/load/commit-plan.ts', "import { e } from './parquet/e.js';\nimport { f } from './open-sink.js';"],
+      ['src/load/open-sink.ts', "import { g } from './duckdb/g.js';"],
+    ]);
+    expect(loadViolations(importEdges(sample))).toEqual([
+      "src/load/parquet/a.ts -> src/load/duckdb/b.ts: load's parquet and duckdb are peers",
+      "src/load/commit-plan.ts -> src/load/parquet/e.ts: load's parquet is a layer above shared",
+      "src/load/commit-plan.ts -> src/load/open-sink.ts: load's front is a layer above shared",
+    ]);
   });
 
   it('names the devnet import that runs back up a layer', () => {

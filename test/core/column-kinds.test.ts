@@ -19,8 +19,8 @@ import {
 } from '../../src/core/column-kinds.js';
 import { createTableSql } from '../../src/core/ddl.js';
 import { defineTable } from '../../src/core/table.js';
-import { appendRows } from '../../src/load/duckdb-append.js';
-import { readRows } from '../../src/load/duckdb-read.js';
+import { appendRows } from '../../src/load/engine/append.js';
+import { readRows } from '../../src/load/engine/read.js';
 
 const HASH = Buffer.alloc(32, 7).toString('base64');
 const ADDRESS = `-1:${'3'.repeat(64)}`;

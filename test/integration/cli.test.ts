@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positionTime } from '../../src/cli/range-times.js';
 import { utcTime } from '../../src/core/utc-time.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
-import { LOCK_FILE } from '../../src/load/parquet-layout.js';
+import { LOCK_FILE } from '../../src/load/parquet/layout.js';
 import { streams } from '../../src/streams/index.js';
 import { STREAM_LIST } from '../support/stream-names.js';
 import { runCliInProcess } from '../support/cli-in-process.js';

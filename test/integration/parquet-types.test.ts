@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookkeepingTables } from '../../src/core/bookkeeping.js';
 import type { AnyTable, Row } from '../../src/core/table.js';
-import { readManifest, type Manifest } from '../../src/load/parquet-manifest.js';
+import { readManifest, type Manifest } from '../../src/load/parquet/manifest.js';
 import { dataTables } from '../../src/streams/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult } from '../support/cli-result.js';

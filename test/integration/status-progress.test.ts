@@ -16,7 +16,7 @@ import type { ReportedRun, StatusReport } from '../../src/cli/status-report.js';
 import type { StreamStatus } from '../../src/cli/stream-status.js';
 import { utcTime } from '../../src/core/utc-time.js';
 import { decodeCheckpoint } from '../../src/core/checkpoint.js';
-import { progressPath, type DuckDBProgress } from '../../src/load/duckdb-progress.js';
+import { progressPath, type DuckDBProgress } from '../../src/load/duckdb/progress.js';
 import { childEnv, runCli, spawnCli } from '../support/cli.js';
 import { runInProcess } from '../support/cli-in-process.js';
 import { describeResult, messageLines } from '../support/cli-result.js';

@@ -17,7 +17,7 @@ import type { ReportedRange, StreamStatus } from '../../src/cli/stream-status.js
 import { utcTime } from '../../src/core/utc-time.js';
 import type { Row } from '../../src/core/table.js';
 import { startDevnet } from '../../src/devnet/index.js';
-import { LOCK_FILE } from '../../src/load/parquet-layout.js';
+import { LOCK_FILE } from '../../src/load/parquet/layout.js';
 import { childEnv, runCli } from '../support/cli.js';
 import { holdDuckDBFile } from '../support/lock-holder.js';
 import { runInProcess } from '../support/cli-in-process.js';

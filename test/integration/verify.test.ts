@@ -13,9 +13,9 @@ import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js
 import { Coverage } from '../../src/core/coverage.js';
 import { tableRows } from '../../src/core/stream.js';
 import type { Row, RowOf } from '../../src/core/table.js';
-import { DuckDBSink } from '../../src/load/duckdb-sink.js';
-import { readManifest, writeManifest } from '../../src/load/parquet-manifest.js';
-import { ParquetSink } from '../../src/load/parquet-sink.js';
+import { DuckDBSink } from '../../src/load/duckdb/sink.js';
+import { readManifest, writeManifest } from '../../src/load/parquet/manifest.js';
+import { ParquetSink } from '../../src/load/parquet/sink.js';
 import type { Sink, StreamCommit } from '../../src/load/sink.js';
 import { blocksStream } from '../../src/streams/blocks.js';
 import { transactionsStream, transactionsTable } from '../../src/streams/transactions.js';

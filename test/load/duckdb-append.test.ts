@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AMOUNT_LIMIT, amount, bool, date, hash, int32, int64, json, rawAddress, text, textList, timestamptz, uint64 } from '../../src/core/column-kinds.js';
 import { createTableSql } from '../../src/core/ddl.js';
 import { defineTable, type Row } from '../../src/core/table.js';
-import { appendRows, appendValues } from '../../src/load/duckdb-append.js';
-import { readRows } from '../../src/load/duckdb-read.js';
+import { appendRows, appendValues } from '../../src/load/engine/append.js';
+import { readRows } from '../../src/load/engine/read.js';
 import { withDuckDB } from '../support/with-duckdb.js';
 
 const HASH = Buffer.alloc(32, 9).toString('base64');

@@ -7,10 +7,10 @@ import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AnyTable } from '../../src/core/table.js';
-import { readRows } from '../../src/load/duckdb-read.js';
-import { parquetGlob, readParquetSql } from '../../src/load/parquet-layout.js';
-import { readManifest } from '../../src/load/parquet-manifest.js';
-import { ParquetSink } from '../../src/load/parquet-sink.js';
+import { readRows } from '../../src/load/engine/read.js';
+import { parquetGlob, readParquetSql } from '../../src/load/parquet/layout.js';
+import { readManifest } from '../../src/load/parquet/manifest.js';
+import { ParquetSink } from '../../src/load/parquet/sink.js';
 import { tableRows } from '../../src/core/stream.js';
 import type { StreamCommit } from '../../src/load/sink.js';
 import { byHash, globRows, withReader } from './read-back.js';

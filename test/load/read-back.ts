@@ -1,8 +1,8 @@
 /** Reading a sink's tables back from outside it, as an analyst's notebook would. */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AnyTable } from '../../src/core/table.js';
-import { readRows } from '../../src/load/duckdb-read.js';
-import { parquetGlob, readParquetSql } from '../../src/load/parquet-layout.js';
+import { readRows } from '../../src/load/engine/read.js';
+import { parquetGlob, readParquetSql } from '../../src/load/parquet/layout.js';
 import { withDuckDB } from '../support/with-duckdb.js';
 
 /** Runs `use` with a fresh in-memory DuckDB. */

@@ -2,9 +2,9 @@
 import { DuckDBInstance, quotedString, type DuckDBConnection } from '@duckdb/node-api';
 import { etlRejects, etlRuns } from '../../src/core/bookkeeping.js';
 import type { AnyTable } from '../../src/core/table.js';
-import { parquetGlob } from '../../src/load/parquet-layout.js';
-import { readManifest, type Manifest } from '../../src/load/parquet-manifest.js';
-import { manifestViewsSql } from '../../src/load/parquet-views.js';
+import { parquetGlob } from '../../src/load/parquet/layout.js';
+import { readManifest, type Manifest } from '../../src/load/parquet/manifest.js';
+import { manifestViewsSql } from '../../src/load/parquet/views.js';
 import { dataTables } from '../../src/streams/index.js';
 import type { SinkKind } from './workspace.js';
 

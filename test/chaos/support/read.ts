@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { etlRejects, etlRuns } from '../../../src/core/bookkeeping.js';
-import { readRows } from '../../../src/load/duckdb-read.js';
-import { readManifest } from '../../../src/load/parquet-manifest.js';
+import { readRows } from '../../../src/load/engine/read.js';
+import { readManifest } from '../../../src/load/parquet/manifest.js';
 import type { Row } from '../../../src/core/table.js';
 import { positionTables } from '../../support/position-tables.js';
 import { openWarehouse } from '../../support/warehouse-reader.js';

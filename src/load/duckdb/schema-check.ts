@@ -1,9 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quotedIdentifier, quotedString } from '../core/sql-quote.js';
-import { createTableSql } from '../core/ddl.js';
-import { SchemaDriftError } from '../core/schema-errors.js';
-import type { AnyTable } from '../core/table.js';
-import { columnDifferences, type ColumnShape } from './column-diff.js';
+import { quotedIdentifier, quotedString } from '../../core/sql-quote.js';
+import { createTableSql } from '../../core/ddl.js';
+import { SchemaDriftError } from '../../core/schema-errors.js';
+import type { AnyTable } from '../../core/table.js';
+import { columnDifferences, type ColumnShape } from '../column-diff.js';
 
 const probeName = (table: string): string => `__expected_${table}`;
 

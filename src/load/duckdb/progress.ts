@@ -12,9 +12,9 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { etlCheckpoints } from '../core/bookkeeping.js';
-import type { TableChange } from './commit-plan.js';
-import type { ReplacedRows, RunRecord } from './sink.js';
+import { etlCheckpoints } from '../../core/bookkeeping.js';
+import type { TableChange } from '../commit-plan.js';
+import type { ReplacedRows, RunRecord } from '../sink.js';
 
 /** What the progress file holds (times in unix seconds). */
 const progressSchema = z.object({

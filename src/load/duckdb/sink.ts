@@ -1,22 +1,22 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { quotedIdentifier } from '../core/sql-quote.js';
-import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, bookkeepingTables, etlCheckpoints, etlMeta, etlRuns, writtenRangeKey } from '../core/bookkeeping.js';
-import { commentsSql, createTableSql, identifierList } from '../core/ddl.js';
-import { FatalError } from '../core/errors.js';
-import { SchemaVersionError } from '../core/schema-errors.js';
-import type { AnyTable } from '../core/table.js';
-import { definitionsSql, type AnalystDefinitions } from '../core/warehouse-views.js';
-import { planCommit, replacedRows, tableChange, type TableChange } from './commit-plan.js';
-import { clusterBetween, clusterRange, type ClusterRange } from './cluster-range.js';
-import { appendRows, appendValues } from './duckdb-append.js';
-import { openDuckDBFile, SINK_THREADS } from './duckdb-open.js';
-import { readRows } from './duckdb-read.js';
-import { keptRowsSql, sweepChange } from './moved-keys.js';
-import { RANGE_KINDS, asClusterRange, rangesAfter, withRanges, type RangeKind, type WrittenRanges } from './written-ranges.js';
-import { checkLiveSchemas } from './duckdb-schema-check.js';
-import { ProgressFile } from './duckdb-progress.js';
-import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
-import { mark } from '../core/timeline.js';
+import { quotedIdentifier } from '../../core/sql-quote.js';
+import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, bookkeepingTables, etlCheckpoints, etlMeta, etlRuns, writtenRangeKey } from '../../core/bookkeeping.js';
+import { commentsSql, createTableSql, identifierList } from '../../core/ddl.js';
+import { FatalError } from '../../core/errors.js';
+import { SchemaVersionError } from '../../core/schema-errors.js';
+import type { AnyTable } from '../../core/table.js';
+import { definitionsSql, type AnalystDefinitions } from '../../core/warehouse-views.js';
+import { planCommit, replacedRows, tableChange, type TableChange } from '../commit-plan.js';
+import { clusterBetween, clusterRange, type ClusterRange } from '../cluster-range.js';
+import { appendRows, appendValues } from '../engine/append.js';
+import { openDuckDBFile, SINK_THREADS } from '../engine/open.js';
+import { readRows } from '../engine/read.js';
+import { keptRowsSql, sweepChange } from '../moved-keys.js';
+import { RANGE_KINDS, asClusterRange, rangesAfter, withRanges, type RangeKind, type WrittenRanges } from '../written-ranges.js';
+import { checkLiveSchemas } from './schema-check.js';
+import { ProgressFile } from './progress.js';
+import type { ReplacedRows, RunRecord, Sink, StreamCommit } from '../sink.js';
+import { mark } from '../../core/timeline.js';
 
 /** Where and how the DuckDB sink writes. */
 export interface DuckDBSinkOptions {
@@ -35,7 +35,7 @@ export interface DuckDBSinkOptions {
    * warehouse of the previous version there, in the same open of the file. @default none
    */
   readonly migrate?: (connection: DuckDBConnection) => Promise<void>;
-  /** Publish a run's progress beside the file for `status`, from its `running` record on (duckdb-progress.ts). @default false */
+  /** Publish a run's progress beside the file for `status`, from its `running` record on (progress.ts). @default false */
   readonly publishProgress?: boolean;
 }
 

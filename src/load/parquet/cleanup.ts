@@ -1,7 +1,7 @@
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, type Manifest } from './parquet-manifest.js';
-import { DAMAGED_FOLDER, TEMP_SUFFIX, dataFileName, isPartitionFolder } from './parquet-layout.js';
+import { MANIFEST_FILE, type Manifest } from './manifest.js';
+import { DAMAGED_FOLDER, TEMP_SUFFIX, dataFileName, isPartitionFolder } from './layout.js';
 
 /** What `removeLeftovers` did and saw. */
 export interface Leftovers {

@@ -1,5 +1,5 @@
-import type { AnyTable } from '../core/table.js';
-import type { Manifest, ManifestFile } from './parquet-manifest.js';
+import type { AnyTable } from '../../core/table.js';
+import type { Manifest, ManifestFile } from './manifest.js';
 
 /** Listed files of one table and one day that a commit rewrites into one file with the same rows. */
 export interface FileMerge {

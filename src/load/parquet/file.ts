@@ -1,11 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quotedString } from '../core/sql-quote.js';
+import { quotedString } from '../../core/sql-quote.js';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { identifierList } from '../core/ddl.js';
-import type { AnyTable } from '../core/table.js';
-import { fsyncPath } from './durable-fs.js';
-import { TEMP_SUFFIX, parquetSelectList } from './parquet-layout.js';
+import { identifierList } from '../../core/ddl.js';
+import type { AnyTable } from '../../core/table.js';
+import { fsyncPath } from '../durable-fs.js';
+import { TEMP_SUFFIX, parquetSelectList } from './layout.js';
 
 /** DuckDB's own default row group size. */
 export const DEFAULT_ROW_GROUP_SIZE = 122_880;

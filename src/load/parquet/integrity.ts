@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ConfigError } from '../core/errors.js';
-import { firstParquetFile } from './parquet-cleanup.js';
-import { missingManifestError, readManifest, type Manifest, type ManifestFile } from './parquet-manifest.js';
+import { ConfigError } from '../../core/errors.js';
+import { firstParquetFile } from './cleanup.js';
+import { missingManifestError, readManifest, type Manifest, type ManifestFile } from './manifest.js';
 
 /** Every Parquet file begins and ends with these bytes. */
 const MAGIC = 'PAR1';

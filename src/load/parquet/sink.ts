@@ -1,30 +1,30 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { quotedIdentifier, quotedString } from '../core/sql-quote.js';
+import { quotedIdentifier, quotedString } from '../../core/sql-quote.js';
 import { mkdir, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { dirname, join, resolve } from 'node:path';
-import { SCHEMA_VERSION, etlCheckpoints, etlRejects, etlRuns } from '../core/bookkeeping.js';
-import { text } from '../core/column-kinds.js';
-import { createTableSql, identifierList } from '../core/ddl.js';
-import { FatalError } from '../core/errors.js';
-import { RowValueError, SchemaDriftError, SchemaVersionError } from '../core/schema-errors.js';
-import type { AnyTable } from '../core/table.js';
-import { isUtcDay } from '../core/utc-day.js';
-import { NO_DEFINITIONS, type AnalystDefinitions } from '../core/warehouse-views.js';
-import { planCommit, replacedRows, tableChange, type ReplaceSet, type TableChange } from './commit-plan.js';
-import { columnDifferences } from './column-diff.js';
-import { appendRows, appendValues } from './duckdb-append.js';
-import { SINK_THREADS } from './duckdb-open.js';
-import { readRows } from './duckdb-read.js';
-import { fsyncPath } from './durable-fs.js';
-import { removeLeftovers } from './parquet-cleanup.js';
-import { damagedFiles, damagedFilesError, readManifestBesideData, type DamagedFile } from './parquet-integrity.js';
-import { lockWarehouse } from './parquet-lock.js';
-import { setAsideDamaged, type Refetch } from './parquet-set-aside.js';
-import { compactionPlan, mergedFile, replaceFiles, type CompactionScope, type FileMerge } from './parquet-compaction.js';
-import { TEMP_SUFFIX, castsOnWrite, dataFilePath, readParquetSql } from './parquet-layout.js';
-import { writeDataFile } from './parquet-file.js';
+import { SCHEMA_VERSION, etlCheckpoints, etlRejects, etlRuns } from '../../core/bookkeeping.js';
+import { text } from '../../core/column-kinds.js';
+import { createTableSql, identifierList } from '../../core/ddl.js';
+import { FatalError } from '../../core/errors.js';
+import { RowValueError, SchemaDriftError, SchemaVersionError } from '../../core/schema-errors.js';
+import type { AnyTable } from '../../core/table.js';
+import { isUtcDay } from '../../core/utc-day.js';
+import { NO_DEFINITIONS, type AnalystDefinitions } from '../../core/warehouse-views.js';
+import { planCommit, replacedRows, tableChange, type ReplaceSet, type TableChange } from '../commit-plan.js';
+import { columnDifferences } from '../column-diff.js';
+import { appendRows, appendValues } from '../engine/append.js';
+import { SINK_THREADS } from '../engine/open.js';
+import { readRows } from '../engine/read.js';
+import { fsyncPath } from '../durable-fs.js';
+import { removeLeftovers } from './cleanup.js';
+import { damagedFiles, damagedFilesError, readManifestBesideData, type DamagedFile } from './integrity.js';
+import { lockWarehouse } from './lock.js';
+import { setAsideDamaged, type Refetch } from './set-aside.js';
+import { compactionPlan, mergedFile, replaceFiles, type CompactionScope, type FileMerge } from './compaction.js';
+import { TEMP_SUFFIX, castsOnWrite, dataFilePath, readParquetSql } from './layout.js';
+import { writeDataFile } from './file.js';
 import {
   PARQUET_TYPES,
   emptyManifest,
@@ -36,13 +36,13 @@ import {
   type ManifestFile,
   type RetiredFile,
   type SetAsideFile,
-} from './parquet-manifest.js';
-import { manifestViewsSql, writeViewsFile } from './parquet-views.js';
-import { keptRowsSql, sweepChange } from './moved-keys.js';
-import { asClusterRange, rangesAfter, withRanges, type RangeKind } from './written-ranges.js';
-import type { ClusterRange } from './cluster-range.js';
-import { createDuckDBInstance } from '../core/duckdb-api.js';
-import type { ReplacedRows, RunRecord, Sink, StreamCommit } from './sink.js';
+} from './manifest.js';
+import { manifestViewsSql, writeViewsFile } from './views.js';
+import { keptRowsSql, sweepChange } from '../moved-keys.js';
+import { asClusterRange, rangesAfter, withRanges, type RangeKind } from '../written-ranges.js';
+import type { ClusterRange } from '../cluster-range.js';
+import { createDuckDBInstance } from '../../core/duckdb-api.js';
+import type { ReplacedRows, RunRecord, Sink, StreamCommit } from '../sink.js';
 
 /** Where and how the Parquet sink writes. */
 export interface ParquetSinkOptions {

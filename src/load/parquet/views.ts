@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { writtenRangeKey } from '../core/bookkeeping.js';
-import { quotedIdentifier, quotedString } from '../core/sql-quote.js';
-import { PARTITION_COLUMN, type AnyTable } from '../core/table.js';
-import { definitionsSql, type AnalystDefinitions, type WarehouseRecords } from '../core/warehouse-views.js';
-import { writeFileDurably } from './durable-fs.js';
-import type { Manifest } from './parquet-manifest.js';
-import { readParquetSql } from './parquet-layout.js';
+import { writtenRangeKey } from '../../core/bookkeeping.js';
+import { quotedIdentifier, quotedString } from '../../core/sql-quote.js';
+import { PARTITION_COLUMN, type AnyTable } from '../../core/table.js';
+import { definitionsSql, type AnalystDefinitions, type WarehouseRecords } from '../../core/warehouse-views.js';
+import { writeFileDurably } from '../durable-fs.js';
+import type { Manifest } from './manifest.js';
+import { readParquetSql } from './layout.js';
 
 /** The SQL file at the root of a Parquet warehouse that defines its tables, macros and views in any DuckDB. */
 export const VIEWS_FILE = 'views.sql';

@@ -1,9 +1,9 @@
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, LockedError } from '../core/errors.js';
-import { openDuckDBFile } from './duckdb-open.js';
-import { LOCK_FILE } from './parquet-layout.js';
+import { ConfigError, LockedError } from '../../core/errors.js';
+import { openDuckDBFile } from '../engine/open.js';
+import { LOCK_FILE } from './layout.js';
 
 /**
  * Takes the one-writer lock of a Parquet warehouse (see LOCK_FILE). A lock file that exists but does

@@ -1,10 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quotedIdentifier } from '../core/sql-quote.js';
-import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlMeta } from '../core/bookkeeping.js';
-import { commentsSql, createTableSql } from '../core/ddl.js';
-import { migrationFrom } from './schema-migrations.js';
-import { selectFromEarlier } from './schema-v2.js';
-import { schemaVersionError, type MigratedTables } from './schema-version.js';
+import { quotedIdentifier } from '../../core/sql-quote.js';
+import { SCHEMA_VERSION, SCHEMA_VERSION_KEY, etlMeta } from '../../core/bookkeeping.js';
+import { commentsSql, createTableSql } from '../../core/ddl.js';
+import { migrationFrom } from '../schema-migrations.js';
+import { selectFromEarlier } from '../schema-v2.js';
+import { schemaVersionError, type MigratedTables } from '../schema-version.js';
 
 const previous = (table: string): string => quotedIdentifier(`__previous_${table}`);
 

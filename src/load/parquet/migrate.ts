@@ -1,18 +1,18 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quotedString } from '../core/sql-quote.js';
+import { quotedString } from '../../core/sql-quote.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { SCHEMA_VERSION } from '../core/bookkeeping.js';
-import { fsyncPath } from './durable-fs.js';
-import { removeLeftovers } from './parquet-cleanup.js';
-import { damagedFiles } from './parquet-integrity.js';
-import { dataFilePath } from './parquet-layout.js';
-import { writeDataFile } from './parquet-file.js';
-import { lockWarehouse } from './parquet-lock.js';
-import { MANIFEST_FILE, PARQUET_TYPES, manifestColumns, readManifest, writeManifest, type Manifest, type ManifestFile } from './parquet-manifest.js';
-import { migrationFrom } from './schema-migrations.js';
-import { selectFromEarlier, type ChangedTable } from './schema-v2.js';
-import { schemaVersionError, type MigratedTables } from './schema-version.js';
+import { SCHEMA_VERSION } from '../../core/bookkeeping.js';
+import { fsyncPath } from '../durable-fs.js';
+import { removeLeftovers } from './cleanup.js';
+import { damagedFiles } from './integrity.js';
+import { dataFilePath } from './layout.js';
+import { writeDataFile } from './file.js';
+import { lockWarehouse } from './lock.js';
+import { MANIFEST_FILE, PARQUET_TYPES, manifestColumns, readManifest, writeManifest, type Manifest, type ManifestFile } from './manifest.js';
+import { migrationFrom } from '../schema-migrations.js';
+import { selectFromEarlier, type ChangedTable } from '../schema-v2.js';
+import { schemaVersionError, type MigratedTables } from '../schema-version.js';
 
 /** The rows of a file and its size, once written. */
 interface Written {

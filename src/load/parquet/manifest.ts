@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, FatalError } from '../core/errors.js';
-import type { AnyTable } from '../core/table.js';
-import type { ColumnShape } from './column-diff.js';
-import { writeFileDurably } from './durable-fs.js';
+import { ConfigError, FatalError } from '../../core/errors.js';
+import type { AnyTable } from '../../core/table.js';
+import type { ColumnShape } from '../column-diff.js';
+import { writeFileDurably } from '../durable-fs.js';
 
 /** Revision of the Parquet column types this release writes: 2, no unsigned logical types. */
 export const PARQUET_TYPES = 2;

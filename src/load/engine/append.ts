@@ -1,8 +1,8 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
-import type { AnyKind } from '../core/column-kind.js';
-import { SchemaDriftError } from '../core/schema-errors.js';
-import type { AnyTable } from '../core/table.js';
-import type { Row } from '../core/table.js';
+import type { AnyKind } from '../../core/column-kind.js';
+import { SchemaDriftError } from '../../core/schema-errors.js';
+import type { AnyTable } from '../../core/table.js';
+import type { Row } from '../../core/table.js';
 
 /** Extra per-row values appended after the table's columns, e.g. a staging partition day. */
 export interface TrailingColumn {

@@ -1,6 +1,6 @@
 import type { DuckDBInstance } from '@duckdb/node-api';
-import { createDuckDBInstance } from '../core/duckdb-api.js';
-import { FatalError, LockedError, ReadersHoldError, WarehouseWrittenError } from '../core/errors.js';
+import { createDuckDBInstance } from '../../core/duckdb-api.js';
+import { FatalError, LockedError, ReadersHoldError, WarehouseWrittenError } from '../../core/errors.js';
 
 /**
  * DuckDB reports a file held by another process only in its message text (the node API has no
@@ -23,7 +23,7 @@ const HOLDER = /Conflicting lock is held in (.*?) \(PID (\d+)\)/;
  * other processes only read (read-only connections share their lock) becomes `ReadersHoldError` when
  * this open wanted to write. A read-only open of a file another process writes is
  * `WarehouseWrittenError`, naming the writer's pid (the run's progress file names it too:
- * duckdb-progress.ts).
+ * progress.ts).
  */
 export async function openDuckDBFile(path: string, config: Readonly<Record<string, string>> = {}, reader = 'status'): Promise<DuckDBInstance> {
   try {

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quotedIdentifier } from '../core/sql-quote.js';
-import { identifierList } from '../core/ddl.js';
-import type { AnyTable, RowOf } from '../core/table.js';
+import { quotedIdentifier } from '../../core/sql-quote.js';
+import { identifierList } from '../../core/ddl.js';
+import type { AnyTable, RowOf } from '../../core/table.js';
 
 /**
  * Reads a table's rows back into their TS values (bigints stay exact), ordered by primary key.

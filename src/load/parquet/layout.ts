@@ -1,5 +1,5 @@
-import { quotedIdentifier, quotedString } from '../core/sql-quote.js';
-import { PARTITION_COLUMN, type AnyTable } from '../core/table.js';
+import { quotedIdentifier, quotedString } from '../../core/sql-quote.js';
+import { PARTITION_COLUMN, type AnyTable } from '../../core/table.js';
 
 /**
  * DuckDB file whose OS lock marks the one writer of a Parquet warehouse; the lock dies with the

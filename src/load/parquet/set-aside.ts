@@ -1,8 +1,8 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { DamagedFile } from './parquet-integrity.js';
-import { DAMAGED_FOLDER } from './parquet-layout.js';
-import type { Manifest, SetAsideFile } from './parquet-manifest.js';
+import type { DamagedFile } from './integrity.js';
+import { DAMAGED_FOLDER } from './layout.js';
+import type { Manifest, SetAsideFile } from './manifest.js';
 
 /** A stream range a set-aside file held, to fetch again. */
 export type Refetch = NonNullable<SetAsideFile['refetch']>;
