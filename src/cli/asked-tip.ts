@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { V3Api } from '../api/v3.js';
 import type { Pipeline } from '../config/index.js';
 import { Landmarks, type Landmark } from '../extract/landmarks.js';
-import { apiClient } from './session.js';
+import { apiClient } from '../run/session.js';
 
 /**
  * How long the chain is waited for, every request and retry together. Without a key the service

@@ -2,8 +2,9 @@ import type { CommandModule } from 'yargs';
 import { createLogger } from '../core/logger.js';
 import { planBackfill, type Plan, type PlanContext } from '../run/plan.js';
 import { printDryRun } from './dry-run.js';
-import { openSession } from './session.js';
-import { executeRun } from './execute-run.js';
+import { openSession } from '../run/session.js';
+import { executeRun } from '../run/execute-run.js';
+import { commandHooks } from './run-hooks.js';
 import { compactIfDue } from './compact.js';
 import { reportRun } from './run-summary.js';
 import { interruptSignal } from './signals.js';
@@ -43,7 +44,7 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args['dry-run'], tipFirst: true });
     if (args['dry-run']) return printDryRun(session, 'backfill', plan, interrupt);
     try {
-      const summary = await executeRun(session, 'backfill', plan, interrupt.signal, { strict: args.strict, acceptInconsistent: args['accept-inconsistent'] });
+      const summary = await executeRun(session, 'backfill', plan, interrupt.signal, commandHooks(session, { acceptInconsistent: args['accept-inconsistent'] }), { strict: args.strict });
       await compactIfDue(session.sink, session.pipeline.sink, logger);
       reportRun(logger, 'backfill', summary);
     } finally {

@@ -14,8 +14,9 @@ import { decodeCheckpoint } from '../core/checkpoint.js';
 import type { Range } from '../core/coverage.js';
 import { planBackfill, type Plan, type PlanContext } from '../run/plan.js';
 import { blocksStream } from '../streams/blocks.js';
-import { executeRun } from './execute-run.js';
-import { openPipelineSession } from './session.js';
+import { executeRun } from '../run/execute-run.js';
+import { commandHooks } from './run-hooks.js';
+import { openPipelineSession } from '../run/session.js';
 
 export interface FetchedBlockHeaders {
   /** The scratch DuckDB file whose `blocks` table holds them. */
@@ -42,7 +43,7 @@ export async function fetchBlockHeaders(pipeline: Pipeline, span: { readonly fro
     try {
       const plan = (ctx: PlanContext): Promise<Plan> => planBackfill(session.streams, { from: { kind: 'lt', lt: span.from }, to: { kind: 'lt', lt: span.to + 1n } }, ctx);
       // The fetched blocks' own checks (their masterchain seqnos) are not this warehouse's: verify reads the blocks as given.
-      const summary = await executeRun(session, 'verify', plan, signal, { acceptInconsistent: true });
+      const summary = await executeRun(session, 'verify', plan, signal, commandHooks(session, { acceptInconsistent: true }));
       const stored = (await session.sink.readCheckpoints()).get(blocksStream.name);
       const covered = stored === undefined ? [] : decodeCheckpoint(stored).covered.ranges;
       return { file, covered, blocks: summary.rows[blocksStream.name] ?? 0, requests: summary.requests, dispose };

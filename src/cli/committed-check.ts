@@ -8,14 +8,15 @@
 import { FatalError } from '../core/errors.js';
 import { checkCommitted } from '../verify/committed-checks.js';
 import { inconsistencyCount, inconsistencyLines } from './inconsistency-lines.js';
-import type { Session } from './session.js';
+import type { CommittedBy } from '../run/execute-run.js';
+import type { Session } from '../run/session.js';
 
 /**
  * `committedBy`: whose rows are checked, for the message: this run's, or an earlier run's (before a
  * sync). `accept`: what the checks refuse is logged at warn, a line each, and marked checked all the
  * same (`--accept-inconsistent`: for a service that keeps serving the same hole, which no mend fixes).
  */
-export async function checkCommittedRows(session: Session, committedBy: 'this run' | 'an earlier run', accept: boolean): Promise<void> {
+export async function checkCommittedRows(session: Session, committedBy: CommittedBy, accept: boolean): Promise<void> {
   const report = await checkCommitted(session.sink, session.streams);
   if (report.consistent || accept) {
     for (const line of inconsistencyLines(report, session.pipeline.file)) session.logger.warn({ inconsistency: line }, `accepted (--accept-inconsistent), the rows stay as the service gave them: ${line}`);

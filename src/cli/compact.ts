@@ -15,7 +15,7 @@ import type { FileMerge } from '../load/parquet/compaction.js';
 import { ParquetSink } from '../load/parquet/sink.js';
 import { openSinkForWriting, type SinkSettings } from '../load/open-sink.js';
 import type { Sink } from '../load/sink.js';
-import { plannedStreams, warehouseTables } from './session.js';
+import { plannedStreams, warehouseTables } from '../run/session.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 interface CompactArgs extends PipelineArgs {

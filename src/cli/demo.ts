@@ -7,8 +7,9 @@ import type { CommandModule } from 'yargs';
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '../core/logger.js';
 import { planSync } from '../run/plan.js';
-import { openSession, warehouseTables } from './session.js';
-import { executeRun } from './execute-run.js';
+import { openSession, warehouseTables } from '../run/session.js';
+import { executeRun } from '../run/execute-run.js';
+import { commandHooks } from './run-hooks.js';
 import { interruptSignal } from './signals.js';
 import { warehouseReader } from '../load/open-sink.js';
 
@@ -40,7 +41,7 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
         try {
           const started = performance.now();
           const before = session.http.stats.requests;
-          const summary = await executeRun(session, 'sync', (ctx) => planSync(session.pipeline, session.streams, ctx), interrupt.signal);
+          const summary = await executeRun(session, 'sync', (ctx) => planSync(session.pipeline, session.streams, ctx), interrupt.signal, commandHooks(session));
           const seconds = (performance.now() - started) / 1000;
           const rows = Object.values(summary.rows).reduce((a, b) => a + b, 0);
           out();

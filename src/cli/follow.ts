@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { EtlError } from '../core/errors.js';
-import type { Session } from './session.js';
+import type { Session } from '../run/session.js';
 
 /** Longest wait after failed runs. */
 export const MAX_FOLLOW_BACKOFF_SECONDS = 300;

@@ -11,7 +11,7 @@ import { ConfigError } from '../core/errors.js';
 import { migrateWarehouse } from '../load/migrate.js';
 import { openSinkForWriting } from '../load/open-sink.js';
 import { createLogger } from '../core/logger.js';
-import { plannedStreams, warehouseTables } from './session.js';
+import { plannedStreams, warehouseTables } from '../run/session.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 export const migrateCommand: CommandModule<object, PipelineArgs> = {

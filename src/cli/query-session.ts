@@ -8,7 +8,7 @@ import { ConfigError, EtlError, FatalError } from '../core/errors.js';
 import { openQuerySession, type QuerySession } from '../load/read-only-warehouse.js';
 import { analystDefinitions } from '../streams/analyst-views.js';
 import { overridesOf, type PipelineArgs } from './pipeline-options.js';
-import { plannedStreams, warehouseTables } from './session.js';
+import { plannedStreams, warehouseTables } from '../run/session.js';
 import { holdsNoStatement, streamStatements, type ShowResult } from './streamed-statement.js';
 import { refuseWarehouseWrites } from './warehouse-writes.js';
 

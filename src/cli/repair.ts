@@ -19,8 +19,9 @@ import { ParquetSink } from '../load/parquet/sink.js';
 import type { Refetch } from '../load/parquet/set-aside.js';
 import { DAMAGED_FOLDER } from '../load/parquet/layout.js';
 import { streams } from '../streams/index.js';
-import { openSession } from './session.js';
-import { executeRun } from './execute-run.js';
+import { openSession } from '../run/session.js';
+import { executeRun } from '../run/execute-run.js';
+import { commandHooks } from './run-hooks.js';
 import { reportRun } from './run-summary.js';
 import { interruptSignal } from './signals.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
@@ -46,7 +47,7 @@ export const repairCommand: CommandModule<object, RepairArgs> = {
       const { sink } = session;
       if (sink instanceof ParquetSink) await setAsideDamaged(sink, session.streams, logger);
       const setAside = sink instanceof ParquetSink ? sink.setAsideFiles() : [];
-      const summary = await executeRun(session, 'repair', (ctx) => planRepair(session.streams, setAside, ctx), interrupt.signal, { strict: args.strict });
+      const summary = await executeRun(session, 'repair', (ctx) => planRepair(session.streams, setAside, ctx), interrupt.signal, commandHooks(session), { strict: args.strict });
       reportRun(logger, 'repair', summary);
     } finally {
       await session.close();

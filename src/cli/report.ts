@@ -9,7 +9,7 @@ import { writeFileDurably } from '../load/durable-fs.js';
 import { readReport } from '../report/read-report.js';
 import { reportHtml } from '../report/html.js';
 import { openPipelineQuerySession, readerPipeline } from './query-session.js';
-import { plannedStreams, warehouseTables } from './session.js';
+import { plannedStreams, warehouseTables } from '../run/session.js';
 import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 interface ReportArgs extends PipelineArgs {

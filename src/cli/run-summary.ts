@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RunSummary } from './execute-run.js';
+import type { RunSummary } from '../run/execute-run.js';
 import { isoSeconds } from '../core/utc-time.js';
 import { formatSeconds } from './duration.js';
 

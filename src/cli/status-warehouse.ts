@@ -11,7 +11,7 @@ import { readProgress, type DuckDBProgress } from '../load/duckdb/progress.js';
 import { factsOf, withReadOnlyWarehouse, type ReadOnlyWarehouse, type StoredRun } from '../load/read-only-warehouse.js';
 import type { PlannedStream } from '../run/plan.js';
 import { positionTime, rowTimes, type RowTimes } from './range-times.js';
-import { warehouseTables } from './session.js';
+import { warehouseTables } from '../run/session.js';
 
 /** The warehouse as status reports it. */
 export interface StatusWarehouse {

@@ -14,7 +14,7 @@ import { FatalError } from '../core/errors.js';
 import { positionOf, tipPosition, type PlannedStream } from '../run/plan.js';
 import { isSnapshot, type PositionAxis } from '../core/stream.js';
 import type { Landmark, Landmarks } from '../extract/landmarks.js';
-import { plannedStreams } from './session.js';
+import { plannedStreams } from '../run/session.js';
 import { askTip } from './asked-tip.js';
 import { streamStatus, type Distance } from './stream-status.js';
 import { decodeCheckpoint } from '../core/checkpoint.js';

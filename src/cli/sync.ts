@@ -3,8 +3,9 @@ import { createLogger } from '../core/logger.js';
 import { planSync, type Plan, type PlanContext } from '../run/plan.js';
 import { printDryRun } from './dry-run.js';
 import { ConfigError } from '../core/errors.js';
-import { openSession } from './session.js';
-import { executeRun } from './execute-run.js';
+import { openSession } from '../run/session.js';
+import { executeRun } from '../run/execute-run.js';
+import { commandHooks } from './run-hooks.js';
 import { reportRun } from './run-summary.js';
 import { follow } from './follow.js';
 import { compactIfDue } from './compact.js';
@@ -44,7 +45,7 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
     const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow && !args['dry-run'], tipFirst: true });
     if (args['dry-run']) return printDryRun(session, 'sync', plan, interrupt);
     const sync = async (): Promise<void> => {
-      const summary = await executeRun(session, 'sync', plan, interrupt.signal, { strict: args.strict, acceptInconsistent: args['accept-inconsistent'] });
+      const summary = await executeRun(session, 'sync', plan, interrupt.signal, commandHooks(session, { acceptInconsistent: args['accept-inconsistent'] }), { strict: args.strict });
       await compactIfDue(session.sink, session.pipeline.sink, logger);
       reportRun(logger, 'sync', summary);
     };

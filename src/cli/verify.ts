@@ -27,7 +27,7 @@ import { checkRange, parseChainPoint } from './chain-point.js';
 import { holeLine, inconsistencyCount, inconsistencyLines, mendCommand } from './inconsistency-lines.js';
 import { pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { readerPipeline } from './query-session.js';
-import { plannedStreams, warehouseTables } from './session.js';
+import { plannedStreams, warehouseTables } from '../run/session.js';
 
 /** The lts `--from`/`--to` name, inclusive. */
 type LtWindow = { readonly min: bigint; readonly max: bigint };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SmoothedEta } from '../../src/cli/eta.js';
 import { formatSeconds } from '../../src/cli/duration.js';
 import { reportRun, runSummaryLines } from '../../src/cli/run-summary.js';
-import type { RunSummary } from '../../src/cli/execute-run.js';
+import type { RunSummary } from '../../src/run/execute-run.js';
 
 const SUMMARY: RunSummary = {
   rows: { transactions: 52_340, actions: 12, validator_events: 0 },

@@ -4,7 +4,7 @@
  * backfill holds, what a killed or interrupted one may hold, and kill -9 at three seeded moments.
  */
 import { expect } from 'vitest';
-import { ABANDONED_RUN_ERROR } from '../../src/cli/abandoned-runs.js';
+import { ABANDONED_RUN_ERROR } from '../../src/run/abandoned-runs.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { streams } from '../../src/streams/index.js';
 import { addressProblems } from '../support/address-check.js';

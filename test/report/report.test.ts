@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plannedStreams, warehouseTables } from '../../src/cli/session.js';
+import { plannedStreams, warehouseTables } from '../../src/run/session.js';
 import { loadPipeline } from '../../src/config/load.js';
 import { createSink } from '../../src/load/open-sink.js';
 import { MAX_BAR } from '../../src/report/bar-chart.js';

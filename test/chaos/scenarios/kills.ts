@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { expect } from 'vitest';
 import { parseItems } from '../../../src/api/wire.js';
-import { ABANDONED_RUN_ERROR } from '../../../src/cli/abandoned-runs.js';
+import { ABANDONED_RUN_ERROR } from '../../../src/run/abandoned-runs.js';
 import type { StreamDefinition } from '../../../src/core/stream.js';
 import type { Devnet } from '../../../src/devnet/index.js';
 import { MIN_WINDOW, estimatePagesLeft, splitWindows, windowsFor } from '../../../src/run/windows.js';

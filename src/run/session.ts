@@ -11,7 +11,7 @@ import { FatalError } from '../core/errors.js';
 import { Landmarks, type Landmark } from '../extract/landmarks.js';
 import { openSinkForWriting } from '../load/open-sink.js';
 import type { Sink } from '../load/sink.js';
-import type { PlannedStream } from '../run/plan.js';
+import type { PlannedStream } from './plan.js';
 import { streamByName } from '../streams/index.js';
 import { addressesTable } from '../transform/address-book.js';
 import type { AnyTable } from '../core/table.js';

@@ -5,19 +5,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { activeRedactor } from '../core/secret-scope.js';
-import { runJobs, type JobProgress } from '../run/runner.js';
-import type { Plan, PlanContext } from '../run/plan.js';
+import { runJobs, type JobProgress } from './runner.js';
+import type { Plan, PlanContext } from './plan.js';
 import { settledTip, type Session } from './session.js';
 import type { Landmark } from '../extract/landmarks.js';
-import { ProgressReporter } from './progress.js';
 import { closeAbandonedRuns } from './abandoned-runs.js';
 import { checkChain, checkScopes, scopeRecorder, storedCheckpoints } from './warehouse-scope.js';
 import { wellFormedText } from '../core/storable.js';
-import type { SkippedSnapshot } from '../run/snapshot-plan.js';
+import type { SkippedSnapshot } from './snapshot-plan.js';
 import { mark } from '../core/timeline.js';
 import { isoSeconds } from '../core/utc-time.js';
 import { storageErrorOf } from '../load/storage-error.js';
-import { checkCommittedRows } from './committed-check.js';
 
 export interface RunSummary {
   /** New rows committed (of a key the warehouse did not hold), by stream. */
@@ -38,12 +36,24 @@ export interface RunSummary {
 export interface RunFlags {
   /** Fail on the first item that fails validation (`--strict`). @default false */
   readonly strict?: boolean;
-  /** Keep going past rows the stored checks refuse, logging each (`--accept-inconsistent`, committed-check.ts). @default false */
-  readonly acceptInconsistent?: boolean;
 }
 
-export async function executeRun(session: Session, command: string, plan: (ctx: PlanContext) => Promise<Plan>, signal: AbortSignal, flags: RunFlags = {}): Promise<RunSummary> {
-  const { strict = false, acceptInconsistent = false } = flags;
+/** Whose committed rows the stored checks read: this run's, or an earlier run's (before a sync fetches). */
+export type CommittedBy = 'this run' | 'an earlier run';
+
+/**
+ * What the command around a run supplies: how its progress is shown, and the stored checks of
+ * committed rows (they live in verify/, a layer above this one).
+ */
+export interface RunHooks {
+  readonly progress: { update(progress: JobProgress): void; finish(): void };
+  /** Marks the rows checked, or throws when they contradict the chain and the command must stop. */
+  checkCommitted(committedBy: CommittedBy): Promise<void>;
+}
+
+export async function executeRun(session: Session, command: string, plan: (ctx: PlanContext) => Promise<Plan>, signal: AbortSignal, hooks: RunHooks, flags: RunFlags = {}): Promise<RunSummary> {
+  const { strict = false } = flags;
+  const { progress } = hooks;
   const runId = randomUUID();
   const startedAt = Math.floor(Date.now() / 1000);
   const rows: Record<string, number> = {};
@@ -70,11 +80,10 @@ export async function executeRun(session: Session, command: string, plan: (ctx: 
   // A run of another scope is refused before it writes anything, even its own record.
   const stored = await storedCheckpoints(session.sink);
   checkScopes(session, stored);
-  if (command === 'sync') await checkCommittedRows(session, 'an earlier run', acceptInconsistent);
+  if (command === 'sync') await hooks.checkCommitted('an earlier run');
   await closeAbandonedRuns(session.sink);
   await record('running', null);
   mark('run recorded running');
-  const progress = new ProgressReporter(session.logger, process.stderr.isTTY ? process.stderr : undefined);
   // An interrupted or failed run records what it committed up to then.
   const count = (stream: string, committed: { rows: number; replaced: number; pages: number }): void => {
     rows[stream] = committed.rows - committed.replaced;
@@ -106,7 +115,7 @@ export async function executeRun(session: Session, command: string, plan: (ctx: 
       rejects += result.rejects;
     }
     progress.finish();
-    await checkCommittedRows(session, 'this run', acceptInconsistent);
+    await hooks.checkCommitted('this run');
     await record('ok', null);
     mark('run recorded ok');
     return { rows, replaced, pages: { ...requests }, requests: session.runHttpStats().requests, rejects, tipSeqno: tip.seqno, seconds: (performance.now() - started) / 1000, skipped: planned.skipped };

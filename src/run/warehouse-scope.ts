@@ -3,7 +3,7 @@
  * network, another chain behind the service, or other filters for a stream (see src/core/scope.ts).
  */
 import { decodeCheckpoint } from '../core/checkpoint.js';
-import type { PlannedStream, StoredCheckpoint } from '../run/plan.js';
+import type { PlannedStream, StoredCheckpoint } from './plan.js';
 import { checkAnchor, checkFilters, checkNetwork, scopeFilters, type ChainAnchor, type StreamScope } from '../core/scope.js';
 import type { Landmark } from '../extract/landmarks.js';
 import type { Sink } from '../load/sink.js';
