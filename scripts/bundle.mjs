@@ -1,19 +1,21 @@
 /**
- * Second step of `npm run build`: bundles what tsc wrote to dist/ into dist/bundle/, the code
- * bin/chain-etl.js runs. One file per entry (the CLI and the page worker) and a chunk per command
- * (commands.ts imports each command only when it runs), the pure-JS packages inside them: loading
- * the sync command from ~200 module files cost about twice the CPU of loading its bundle (CONTRIBUTING.md,
- * Benchmarks). DuckDB (a native binding), pino (its transports load files by path) and @ton/core
- * (loaded on first use, through createRequire) stay packages. dist/bundle/meta.json lists which
- * modules each output file holds (test/cli/module-loading.test.ts reads it).
+ * `npm run build`: bundles the TypeScript sources into dist/bundle/, the code bin/chain-etl.js runs
+ * (types are checked by `npm run typecheck`, tsc over the whole project; `isolatedModules` there keeps
+ * every file one that esbuild compiles alone the way tsc would). One file per entry (the CLI and the
+ * page worker) and a chunk per command (commands.ts imports each command only when it runs), the
+ * pure-JS packages inside them: loading the sync command from ~200 module files cost about twice the
+ * CPU of loading its bundle (CONTRIBUTING.md, Benchmarks). DuckDB (a native binding), pino (its
+ * transports load files by path) and @ton/core (loaded on first use, through createRequire) stay
+ * packages. dist/bundle/meta.json lists which modules each output file holds
+ * (test/cli/module-loading.test.ts reads it).
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Chunk names carry a hash of their content: a chunk of the previous build is not overwritten.
-rmSync('dist/bundle', { recursive: true, force: true });
+rmSync('dist', { recursive: true, force: true });
 const result = await build({
-  entryPoints: { main: 'dist/cli/main.js', 'page-worker': 'dist/run/workers/page-worker.js' },
+  entryPoints: { main: 'src/cli/main.ts', 'page-worker': 'src/run/workers/page-worker.ts' },
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,

@@ -53,7 +53,7 @@ async function loadedBy(args: readonly string[], label: string): Promise<{ proje
   const urls = readFileSync(log, 'utf8').trimEnd().split('\n');
   // A loaded file of the bundle stands for the modules esbuild put in it; a package outside it loads its own files.
   const inputs = urls.flatMap((url) => bundledModules(url) ?? [url]);
-  const project = inputs.flatMap((path) => /(?:^|\/)dist\/(?!bundle\/)(.*)$/.exec(path)?.[1] ?? []);
+  const project = inputs.flatMap((path) => /(?:^|\/)src\/(.*)\.ts$/.exec(path)?.[1] ?? []).map((module) => `${module}.js`);
   const packages = new Set(inputs.flatMap((path) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? []));
   return { project, packages };
 }

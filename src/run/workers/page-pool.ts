@@ -29,7 +29,7 @@ export class PageWorkerError extends FatalError {}
 export interface PagePoolOptions {
   /** Worker threads at most. */
   readonly size: number;
-  /** The worker's script. @default the compiled page-worker.js beside this module (under dist/ when this runs from src/) */
+  /** The worker's script. @default page-worker.js beside this module (dist/bundle/'s when this runs from src/) */
   readonly script?: URL;
   /** Megabytes a response body may take (`http.max_response_mb`): each worker's heap has room for one such page. @default DEFAULT_MAX_RESPONSE_MB */
   readonly maxResponseMb?: number;
@@ -138,13 +138,13 @@ export class PagePool {
 }
 
 /**
- * page-worker.js beside this module; run from TypeScript sources (the tests), the compiled copy
- * under dist/, since a worker thread of Node 20 cannot load TypeScript.
+ * page-worker.js beside this module; run from TypeScript sources (the tests), the bundled one under
+ * dist/bundle/, since a worker thread of Node 20 cannot load TypeScript.
  */
 function compiledWorkerScript(): URL {
   const beside = new URL('./page-worker.js', import.meta.url);
   if (!import.meta.url.endsWith('.ts')) return beside;
-  const compiled = new URL(beside.href.replace(/\/src\/run\/workers\/page-worker\.js$/, '/dist/run/workers/page-worker.js'));
-  if (!existsSync(fileURLToPath(compiled))) throw new Error(`page workers need the compiled ${fileURLToPath(compiled)}: run npm run build first`);
+  const compiled = new URL(beside.href.replace(/\/src\/run\/workers\/page-worker\.js$/, '/dist/bundle/page-worker.js'));
+  if (!existsSync(fileURLToPath(compiled))) throw new Error(`page workers need the bundled ${fileURLToPath(compiled)}: run npm run build first`);
   return compiled;
 }
