@@ -1,4 +1,6 @@
+import nock from 'nock';
 import { pino, type Logger } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { ApiClient, type ApiClientOptions } from '../../src/api/http-client.js';
 
 export const BASE = 'https://api.example.test';
@@ -48,4 +50,21 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
     throw new Error(`rejected with a non-Error: ${String(err)}`);
   }
   throw new Error('expected a rejection, got a result');
+}
+
+/**
+ * nock for the file's tests, and only for them: test files share a worker process (vitest.config.ts,
+ * `isolate: false`), so the file after this one must find Node's own HTTP, and this file nock active
+ * again if an earlier one restored it.
+ */
+export function useNock(): void {
+  beforeAll(() => {
+    if (!nock.isActive()) nock.activate();
+    nock.disableNetConnect();
+  });
+  afterAll(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+    nock.restore();
+  });
 }

@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { FatalError, RetryableError } from '../../src/core/errors.js';
 import type { ApiClient } from '../../src/api/http-client.js';
 import {
@@ -13,9 +13,9 @@ import {
   RetriesExhaustedError,
   UrlTooLongError,
 } from '../../src/api/errors.js';
-import { BASE, captureLogs, rejectionOf, SECRET, testClient } from './helpers.js';
+import { BASE, captureLogs, rejectionOf, SECRET, testClient, useNock } from './helpers.js';
 
-beforeAll(() => nock.disableNetConnect());
+useNock();
 afterEach(() => {
   nock.cleanAll();
 });

@@ -1,10 +1,10 @@
 import { inspect } from 'node:util';
 import nock from 'nock';
-import { afterEach, beforeAll, expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { ApiClient } from '../../src/api/http-client.js';
-import { BASE, captureLogs, rejectionOf, SECRET, testClient } from './helpers.js';
+import { BASE, captureLogs, rejectionOf, SECRET, testClient, useNock } from './helpers.js';
 
-beforeAll(() => nock.disableNetConnect());
+useNock();
 afterEach(() => {
   nock.cleanAll();
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import nock from 'nock';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { FatalError } from '../../src/core/errors.js';
 import { ApiContractError, ErrorBodyError } from '../../src/api/errors.js';
 import { enrichmentHeaders, V3Api } from '../../src/api/v3.js';
@@ -10,9 +10,9 @@ import { actionsStream } from '../../src/streams/actions.js';
 import { jettonTransfersStream } from '../../src/streams/jetton-transfers.js';
 import { transactionsStream } from '../../src/streams/transactions.js';
 import { validatorEventsStream } from '../../src/streams/validator-events.js';
-import { BASE, rejectionOf, testClient } from './helpers.js';
+import { BASE, rejectionOf, testClient, useNock } from './helpers.js';
 
-beforeAll(() => nock.disableNetConnect());
+useNock();
 afterEach(() => {
   nock.cleanAll();
 });
