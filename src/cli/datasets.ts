@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { CommandModule } from 'yargs';
 import { describeOptions } from '../config/describe.js';
 import { ConfigError } from '../core/errors.js';
-import { isSnapshot, type AnyStream } from '../core/stream.js';
+import { byKind, type AnyStream } from '../core/stream.js';
 import type { AnyTable } from '../core/table.js';
 import { unknownName } from '../options/suggest.js';
 import { STREAM_NAMES, allStreams, streamByName } from '../streams/index.js';
@@ -72,9 +72,11 @@ export function datasetJson(stream: AnyStream): DatasetJson {
     name: stream.name,
     doc: stream.doc,
     endpoint: stream.endpoint,
-    // A snapshot stream reads its whole scope each time: no position, no re-scan.
-    axis: isSnapshot(stream) ? 'snapshot' : stream.axis,
-    rescans_overlap: isSnapshot(stream) ? false : stream.rescansOverlap,
+    ...byKind<Pick<DatasetJson, 'axis' | 'rescans_overlap'>>(stream, {
+      position: (positioned) => ({ axis: positioned.axis, rescans_overlap: positioned.rescansOverlap }),
+      // A snapshot stream reads its whole scope each time: no position, no re-scan.
+      snapshot: () => ({ axis: 'snapshot', rescans_overlap: false }),
+    }),
     filters: describeOptions(z.object(stream.filters)).map((row) => ({ name: row.key, type: row.type, doc: row.description })),
     tables: stream.tables.map(tableJson),
   };

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import type { Plan, PlanContext, PlannedStream, StoredCheckpoint } from '../run/plan.js';
 import { estimateJob, estimatedSeconds, type JobEstimate } from '../run/estimate.js';
 import { DEFAULT_PAGE_LIMIT } from '../run/runner.js';
-import { isSnapshot, type PositionAxis } from '../core/stream.js';
+import { byKind, type PositionAxis, type SnapshotDefinition, type StreamDefinition } from '../core/stream.js';
 import { snapshotCost } from './snapshot-dry-run.js';
 import { readWarehouseFacts } from '../load/read-only-warehouse.js';
 import type { Pipeline } from '../config/index.js';
@@ -48,20 +48,22 @@ export async function dryRun(session: Session, command: string, plan: (ctx: Plan
     `${'stream'.padEnd(20)} ${'from'.padEnd(46)} ${'to'.padEnd(46)} ${'requests≈'.padStart(10)} ${'time≈'.padStart(7)}`,
   ];
   let snapshotRequests = 0;
-  for (const { stream } of session.streams) {
-    if (isSnapshot(stream)) {
-      const cost = await snapshotCost(stream, planned, session.v3, signal);
-      lines.push(cost.line);
-      snapshotRequests += cost.requests;
-      continue;
-    }
+  const positionLines = async (stream: StreamDefinition): Promise<string[]> => {
     const jobs = estimates.filter((e) => e.job.stream.name === stream.name);
-    if (jobs.length === 0) lines.push(`${stream.name.padEnd(20)} nothing to fetch`);
+    if (jobs.length === 0) return [`${stream.name.padEnd(20)} nothing to fetch`];
+    const rows: string[] = [];
     for (const { job, requests } of jobs) {
       const seconds = estimatedSeconds(requests, rps, concurrency, latencyMs);
-      lines.push(`${stream.name.padEnd(20)} ${(await at(stream.axis, job.from)).padEnd(46)} ${(await at(stream.axis, job.to)).padEnd(46)} ${String(requests).padStart(10)} ${formatSeconds(seconds).padStart(7)}`);
+      rows.push(`${stream.name.padEnd(20)} ${(await at(stream.axis, job.from)).padEnd(46)} ${(await at(stream.axis, job.to)).padEnd(46)} ${String(requests).padStart(10)} ${formatSeconds(seconds).padStart(7)}`);
     }
-  }
+    return rows;
+  };
+  const snapshotLines = async (stream: SnapshotDefinition): Promise<string[]> => {
+    const cost = await snapshotCost(stream, planned, session.v3, signal);
+    snapshotRequests += cost.requests;
+    return [cost.line];
+  };
+  for (const { stream } of session.streams) lines.push(...(await byKind(stream, { position: positionLines, snapshot: snapshotLines })));
   const requests = estimates.reduce((sum, e) => sum + e.requests, snapshotRequests);
   lines.push(
     '',

@@ -10,9 +10,9 @@ import type { Logger } from 'pino';
 import { createLogger } from '../core/logger.js';
 import { decodeCheckpoint, encodeCheckpoint } from '../core/checkpoint.js';
 import { maxBig, minBig, type Range } from '../core/coverage.js';
-import type { Plan, PlanContext, PlannedStream } from '../run/plan.js';
+import { positionStreams, type Plan, type PlanContext, type PlannedStream } from '../run/plan.js';
 import type { StreamJob } from '../run/runner.js';
-import { isSnapshot, type StreamDefinition } from '../core/stream.js';
+import type { StreamDefinition } from '../core/stream.js';
 import { StreamProgress } from '../core/stream-progress.js';
 import type { ManifestFile, SetAsideFile } from '../load/parquet/manifest.js';
 import { ParquetSink } from '../load/parquet/sink.js';
@@ -122,10 +122,9 @@ export function heldRange(file: TableFile): { stream: StreamDefinition; range: R
 export async function planRepair(planned: readonly PlannedStream[], setAside: readonly SetAsideFile[], ctx: PlanContext): Promise<Plan> {
   const jobs: StreamJob[] = [];
   const progress: StreamProgress[] = [];
-  for (const entry of planned) {
+  // A snapshot stream has no ranges: its next snapshot reads its whole scope again.
+  for (const entry of positionStreams(planned)) {
     const { stream } = entry;
-    // A snapshot stream has no ranges: its next snapshot reads its whole scope again.
-    if (isSnapshot(stream)) continue;
     const stored = ctx.stored.get(stream.name);
     if (stored === undefined) continue;
     const record = new StreamProgress(stream.name, ctx.scopeOf(entry), stored.record, stored.text);

@@ -5,11 +5,10 @@
  */
 import { WarehouseWrittenError } from '../core/errors.js';
 import { decodeCheckpoint } from '../core/checkpoint.js';
-import { isSnapshot } from '../core/stream.js';
 import type { Pipeline } from '../config/index.js';
 import { readProgress, type DuckDBProgress } from '../load/duckdb/progress.js';
 import { factsOf, withReadOnlyWarehouse, type ReadOnlyWarehouse, type StoredRun } from '../load/read-only-warehouse.js';
-import type { PlannedStream } from '../run/plan.js';
+import { positionStreams, type PlannedStream } from '../run/plan.js';
 import { positionTime, rowTimes, type RowTimes } from './range-times.js';
 import { warehouseTables } from '../run/session.js';
 
@@ -49,8 +48,8 @@ export async function readStatusWarehouse(pipeline: Pipeline, streams: readonly 
 
 async function rangeRowTimes(warehouse: ReadOnlyWarehouse, streams: readonly PlannedStream[]): Promise<Map<string, (RowTimes | undefined)[]>> {
   const times = new Map<string, (RowTimes | undefined)[]>();
-  for (const { stream } of streams) {
-    const where = isSnapshot(stream) ? undefined : positionTime(stream);
+  for (const { stream } of positionStreams(streams)) {
+    const where = positionTime(stream);
     const stored = warehouse.checkpoints.get(stream.name);
     if (where === undefined || stored === undefined || !warehouse.has(where.table.name)) continue;
     times.set(stream.name, await rowTimes(warehouse.connection, where, decodeCheckpoint(stored).covered.ranges));

@@ -11,14 +11,14 @@ import type { Logger } from 'pino';
 import { loadPipeline, type Pipeline } from '../config/index.js';
 import { createLogger } from '../core/logger.js';
 import { FatalError } from '../core/errors.js';
-import { positionOf, tipPosition, type PlannedStream } from '../run/plan.js';
-import { isSnapshot, type PositionAxis } from '../core/stream.js';
+import { positionOf, positionStreams, tipPosition, type PlannedStream } from '../run/plan.js';
+import { byKind, type PositionAxis } from '../core/stream.js';
 import type { Landmark, Landmarks } from '../extract/landmarks.js';
 import { plannedStreams } from '../run/session.js';
 import { askTip } from './asked-tip.js';
-import { streamStatus, type Distance } from './stream-status.js';
+import { streamStatus, type Distance, type StreamStatus } from './stream-status.js';
 import { decodeCheckpoint } from '../core/checkpoint.js';
-import { snapshotStatus } from './snapshot-status.js';
+import { snapshotStatus, type SnapshotStatus } from './snapshot-status.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { activeRedactor } from '../core/secret-scope.js';
 import { readStatusWarehouse } from './status-warehouse.js';
@@ -58,15 +58,17 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       tip: reportedTip(chain.tip, chain.unknownBecause),
       writing: stored.writing === undefined ? null : reportedWriter(stored.writing),
       streams: streams.map(({ stream, refresh }) =>
-        isSnapshot(stream)
-          ? snapshotStatus(stream.name, stored.checkpoints.get(stream.name), refresh)
-          : streamStatus(stream, stored.checkpoints.get(stream.name), {
+        byKind<StreamStatus | SnapshotStatus>(stream, {
+          position: (positioned) =>
+            streamStatus(positioned, stored.checkpoints.get(stream.name), {
               tip: chain.tip,
               head: chain.head,
-              start: chain.starts.get(stream.axis),
+              start: chain.starts.get(positioned.axis),
               distance: chain.distances.get(stream.name),
               rowTimes: stored.rowTimes.get(stream.name),
             }),
+          snapshot: () => snapshotStatus(stream.name, stored.checkpoints.get(stream.name), refresh),
+        }),
       ),
       tables: stored.tables,
       rejects: stored.rejects,
@@ -95,7 +97,7 @@ async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], c
   const { tip, landmarks, signal } = asked;
   const starts = new Map(offline.starts);
   if (pipeline.start.kind !== 'tip') {
-    for (const axis of new Set(streams.flatMap(({ stream }) => (isSnapshot(stream) ? [] : [stream.axis])))) {
+    for (const axis of new Set(positionStreams(streams).map(({ stream }) => stream.axis))) {
       if (starts.has(axis)) continue;
       // Without it, status shows no hole before the first covered range; the rest stands.
       const position = await positionOf(pipeline.start, axis, { landmarks, tip, signal }).catch(() => undefined);
@@ -103,9 +105,9 @@ async function askChain(pipeline: Pipeline, streams: readonly PlannedStream[], c
     }
   }
   const distances = new Map<string, Distance>();
-  for (const { stream } of streams) {
+  for (const { stream } of positionStreams(streams)) {
     const stored = checkpoints.get(stream.name);
-    if (stored === undefined || isSnapshot(stream)) continue;
+    if (stored === undefined) continue;
     // Without it, status shows the distance in positions only.
     const distance = await distanceToTip(landmarks, stream.axis, decodeCheckpoint(stored).position, tip, signal).catch(() => undefined);
     if (distance !== undefined) distances.set(stream.name, distance);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inTypeScriptNames, isSnapshot, type AnyStream } from '../core/stream.js';
+import { byKind, inTypeScriptNames, type AnyStream, type FilterShape } from '../core/stream.js';
 import { describeProblem } from '../options/expect.js';
 import { closedMap, duration } from '../options/fields.js';
 import { oneOf } from '../options/show.js';
@@ -19,7 +19,7 @@ const refresh = closedMap(
 
 /** A stream's entry under `streams:`: its filters in a closed map, documented by the stream (a snapshot stream's with `refresh`). */
 function entry(stream: AnyStream) {
-  const shape = isSnapshot(stream) ? { ...stream.filters, [REFRESH_KEY]: refresh } : stream.filters;
+  const shape = byKind<FilterShape>(stream, { position: (positioned) => positioned.filters, snapshot: (snapshot) => ({ ...snapshot.filters, [REFRESH_KEY]: refresh }) });
   return closedMap(shape, { noun: 'filter', where: `for ${stream.name}`, listName: `${stream.name} filters` })
     .superRefine((entry, ctx) => {
       const { [REFRESH_KEY]: _refresh, ...filters } = entry;

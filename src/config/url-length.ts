@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { MAX_QUERY_BYTES, queryBytes } from '../api/url-limit.js';
 import { MAX_LIMIT } from '../api/v3.js';
-import { inTypeScriptNames, isSnapshot, type AnyStream } from '../core/stream.js';
+import { byKind, inTypeScriptNames, type AnyStream } from '../core/stream.js';
 import type { QueryParams } from '../core/query-params.js';
 import '../options/meta.js';
 
@@ -53,7 +53,10 @@ function mostFitting(given: number, bytesOf: (count: number) => number): number 
 function widestQuery(stream: AnyStream, filters: Readonly<Record<string, unknown>>): QueryParams {
   const resolved = inTypeScriptNames(filters);
   const page = { limit: MAX_LIMIT, offset: Number.MAX_SAFE_INTEGER };
-  return isSnapshot(stream) ? stream.query(resolved, page) : stream.query(resolved, { ...page, from: UINT64_MAX, to: UINT64_MAX });
+  return byKind(stream, {
+    position: (positioned) => positioned.query(resolved, { ...page, from: UINT64_MAX, to: UINT64_MAX }),
+    snapshot: (snapshot) => snapshot.query(resolved, page),
+  });
 }
 
 /** `95 addresses make …: at most 85 fit; split …`, the end of the pipeline file's error line. */

@@ -75,14 +75,14 @@ export interface StreamBase<Item, Filters> {
   readonly metadata: boolean;
   /** The item's wire schema: the API's JSON → a validated Item (bigints for 64-bit values). */
   readonly item: z.ZodType<Item>;
+  /** The largest page the service serves for this stream's query (100 where a response lists members), when below the run's page size. */
+  readonly maxPageLimit?: number;
   /** Identity of the item within the stream (dedupes items seen twice at a page edge; a snapshot's key seen twice breaks its paging contract). */
   key(item: Item): string;
 }
 
 export interface StreamDefinition<Item = unknown, Filters = unknown> extends StreamBase<Item, Filters> {
   readonly axis: PositionAxis;
-  /** The largest page the service serves for this stream's query (100 where a response lists members), when below the run's page size. */
-  readonly maxPageLimit?: number;
   /** The query of one page, its keys in the order they are sent. */
   query(filters: Filters, page: PageRequest): QueryParams;
   /** Re-scanned over a trailing overlap on every run and replaced by `replaceBy` (actions: trace completion is late). */
@@ -180,6 +180,20 @@ export type AnyStream = StreamDefinition | SnapshotDefinition;
 
 export function isSnapshot(stream: AnyStream): stream is SnapshotDefinition {
   return 'kind' in stream && stream.kind === 'snapshot';
+}
+
+/** What to do with a stream of each kind: paged by a position, or read whole as a snapshot. */
+export interface ByKind<T> {
+  position(stream: StreamDefinition): T;
+  snapshot(stream: SnapshotDefinition): T;
+}
+
+/**
+ * `on`'s function for the stream's kind. Code outside the pagers and the plan that treats the kinds
+ * apart goes through here, so that a new kind is a compile error at each place that must decide.
+ */
+export function byKind<T>(stream: AnyStream, on: ByKind<T>): T {
+  return isSnapshot(stream) ? on.snapshot(stream) : on.position(stream);
 }
 
 /** As `defineStream`, for a snapshot stream. */

@@ -125,7 +125,7 @@ export async function planSync(pipeline: Pipeline, planned: readonly PlannedStre
 }
 
 /** The planned streams paged by a position; snapshot streams are planned apart (snapshot-plan.ts). */
-function positionStreams(planned: readonly PlannedStream[]): PlannedStream<StreamDefinition>[] {
+export function positionStreams(planned: readonly PlannedStream[]): PlannedStream<StreamDefinition>[] {
   return planned.filter((p): p is PlannedStream<StreamDefinition> => !isSnapshot(p.stream));
 }
 

@@ -6,7 +6,7 @@
  */
 import PQueue from 'p-queue';
 import type { V3Api } from '../api/v3.js';
-import { isSnapshot, type SnapshotDefinition, type StreamDefinition } from '../core/stream.js';
+import { type SnapshotDefinition, type StreamDefinition } from '../core/stream.js';
 import type { StreamProgress } from '../core/stream-progress.js';
 import { pageWindow } from '../extract/position-pager.js';
 import type { Sink, StreamCommit } from '../load/sink.js';
@@ -320,8 +320,7 @@ function splitRest(run: Run, scout: WindowRun, page: PageRows): void {
 
 /** The page size of a stream's requests: the run's, or the smaller one its service serves. */
 function pageLimitOf(run: Run, stream: StreamDefinition | SnapshotDefinition): number {
-  const max = isSnapshot(stream) ? undefined : stream.maxPageLimit;
-  return Math.min(run.pageLimit, max ?? run.pageLimit);
+  return Math.min(run.pageLimit, stream.maxPageLimit ?? run.pageLimit);
 }
 
 /** Waits for every window and commit; throws the caller's abort reason, else the run's first failure. */

@@ -11,11 +11,10 @@ import { FatalError } from '../core/errors.js';
 import { Landmarks, type Landmark } from '../extract/landmarks.js';
 import { openSinkForWriting } from '../load/open-sink.js';
 import type { Sink } from '../load/sink.js';
-import type { PlannedStream } from './plan.js';
+import { positionStreams, type PlannedStream } from './plan.js';
 import { streamByName } from '../streams/index.js';
 import { addressesTable } from '../transform/address-book.js';
 import type { AnyTable } from '../core/table.js';
-import { isSnapshot } from '../core/stream.js';
 
 export interface Session {
   readonly pipeline: Pipeline;
@@ -118,7 +117,7 @@ function statsSince(before: ApiStats, now: ApiStats): ApiStats {
 
 /** The run's frozen upper bound. The actions re-scan starts below the previous checkpoint: read that far below the tip at once. */
 export function settledTip(session: Session, signal?: AbortSignal): Promise<Landmark> {
-  const reach = session.streams.some(({ stream }) => !isSnapshot(stream) && stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
+  const reach = positionStreams(session.streams).some(({ stream }) => stream.rescansOverlap) ? 2 * session.pipeline.actionsOverlap.mcBlocks : 0;
   return session.landmarks.settledTip(session.pipeline.lag.mcBlocks, { signal, reach });
 }
 

@@ -8,14 +8,14 @@
  */
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import type { Range } from '../core/coverage.js';
-import { isSnapshot, type PositionAxis } from '../core/stream.js';
+import type { PositionAxis } from '../core/stream.js';
 import { utcTime } from '../core/utc-time.js';
 import { describeBlock, type Landmark } from '../extract/landmarks.js';
-import { tipPosition, type PlannedStream } from '../run/plan.js';
+import { positionStreams, tipPosition, type PlannedStream } from '../run/plan.js';
 import type { CheckResult } from './stored-checks.js';
 
 export function checkCheckpoints(checkpoints: ReadonlyMap<string, string>, planned: readonly PlannedStream[], head: Landmark): CheckResult {
-  const streams = planned.flatMap(({ stream }) => (isSnapshot(stream) || !checkpoints.has(stream.name) ? [] : [stream]));
+  const streams = positionStreams(planned).flatMap(({ stream }) => (checkpoints.has(stream.name) ? [stream] : []));
   const found = streams.flatMap((stream) => {
     const position = decodeCheckpoint(checkpoints.get(stream.name)!).position;
     if (position <= tipPosition(head, stream.axis)) return [];
@@ -39,9 +39,9 @@ export interface CoverageHole extends Range {
 }
 
 export function coverageHoles(checkpoints: ReadonlyMap<string, string>, planned: readonly PlannedStream[]): CoverageHole[] {
-  return planned.flatMap(({ stream }) => {
+  return positionStreams(planned).flatMap(({ stream }) => {
     const stored = checkpoints.get(stream.name);
-    if (isSnapshot(stream) || stored === undefined) return [];
+    if (stored === undefined) return [];
     return decodeCheckpoint(stored).covered.holes().map((hole) => ({ stream: stream.name, axis: stream.axis, ...hole }));
   });
 }

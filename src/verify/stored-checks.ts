@@ -58,12 +58,18 @@ export interface StoredChain {
   readonly limit: number;
 }
 
+/** The stream whose keys are checked: its name, and its axis when it is paged by a position. */
+export interface KeyedStream {
+  readonly name: string;
+  readonly axis?: PositionAxis;
+}
+
 /**
  * Rows of `table` sharing a primary key, anywhere in it (with `only`: keys with a row in the table's
  * range; a table without a `clusterBy` column is checked whole). The positions to read again are
  * known where the table's `clusterBy` column is its stream's position (the lt streams).
  */
-export async function checkKeys(chain: StoredChain, stream: { readonly name: string; readonly axis?: PositionAxis }, table: AnyTable): Promise<CheckResult> {
+export async function checkKeys(chain: StoredChain, stream: KeyedStream, table: AnyTable): Promise<CheckResult> {
   const key = table.primaryKey.map(quotedIdentifier).join(', ');
   const cluster = table.clusterBy === undefined || stream.axis !== 'lt' ? undefined : quotedIdentifier(table.clusterBy);
   const subject = table.clusterBy === undefined ? 'true' : inOnly(chain, table.name, quotedIdentifier(table.clusterBy));

@@ -8,7 +8,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { decodeCheckpoint } from '../core/checkpoint.js';
 import type { Range } from '../core/coverage.js';
-import { isSnapshot } from '../core/stream.js';
+import { byKind } from '../core/stream.js';
+import type { AnyTable } from '../core/table.js';
 import { quotedString } from '../core/sql-quote.js';
 import type { PlannedStream } from '../run/plan.js';
 import {
@@ -20,6 +21,7 @@ import {
   LISTED_PER_CHECK,
   type CheckName,
   type CheckResult,
+  type KeyedStream,
   type StoredChain,
 } from './stored-checks.js';
 import { NO_REJECTS, accountedFor, readRejectedItems, type RejectedItems } from './rejected-items.js';
@@ -89,10 +91,12 @@ export async function verifyWarehouse(warehouse: StoredWarehouse, planned: reado
   const stored = (...names: string[]): boolean => names.every((name) => planned.some((p) => p.stream.name === name) && warehouse.has(name));
   const checks: CheckResult[] = scope.head === undefined ? [] : [checkCheckpoints(warehouse.checkpoints, planned, scope.head)];
   for (const { stream } of runs('keys') ? planned : []) {
-    for (const table of stream.tables) {
-      if (!warehouse.has(table.name)) continue;
-      if (isSnapshot(stream) && table.clusterBy !== undefined) continue;
-      checks.push(await checkKeys(chain, { name: stream.name, ...(isSnapshot(stream) ? {} : { axis: stream.axis }) }, table));
+    const keyed = byKind<{ readonly of: KeyedStream; readonly tables: readonly AnyTable[] }>(stream, {
+      position: (positioned) => ({ of: { name: stream.name, axis: positioned.axis }, tables: stream.tables }),
+      snapshot: () => ({ of: { name: stream.name }, tables: stream.tables.filter((table) => table.clusterBy === undefined) }),
+    });
+    for (const table of keyed.tables) {
+      if (warehouse.has(table.name)) checks.push(await checkKeys(chain, keyed.of, table));
     }
   }
   if (runs('masterchain-seqnos') && unfiltered('blocks') && stored('blocks')) checks.push(await checkMasterchainSeqnos(chain));
