@@ -7,7 +7,7 @@ import { executeRun } from '../run/execute-run.js';
 import { commandHooks } from './run-hooks.js';
 import { compactIfDue } from './compact.js';
 import { reportRun } from './run-summary.js';
-import { interruptSignal } from './signals.js';
+import { whileInterruptible } from './signals.js';
 import { checkRange, parseChainPoint } from './chain-point.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
@@ -39,17 +39,17 @@ export const backfillCommand: CommandModule<object, BackfillArgs> = {
     const to = args.to === undefined ? undefined : parseChainPoint('--to', args.to);
     checkRange(from, to);
     const logger = createLogger(args['log-level']);
-    const interrupt = interruptSignal();
-    const plan = (ctx: PlanContext): Promise<Plan> => planBackfill(session.streams, { from, to, refetch: args.refetch }, ctx);
-    const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args['dry-run'], tipFirst: true });
-    if (args['dry-run']) return printDryRun(session, 'backfill', plan, interrupt);
-    try {
-      const summary = await executeRun(session, 'backfill', plan, interrupt.signal, commandHooks(session, { acceptInconsistent: args['accept-inconsistent'] }), { strict: args.strict });
-      await compactIfDue(session.sink, session.pipeline.sink, logger);
-      reportRun(logger, 'backfill', summary);
-    } finally {
-      await session.close();
-      interrupt.dispose();
-    }
+    await whileInterruptible(async (signal) => {
+      const plan = (ctx: PlanContext): Promise<Plan> => planBackfill(session.streams, { from, to, refetch: args.refetch }, ctx);
+      const session = await openSession(args.pipeline, overridesOf(args), logger, { signal, openWarehouse: !args['dry-run'], tipFirst: true });
+      if (args['dry-run']) return printDryRun(session, 'backfill', plan, signal);
+      try {
+        const summary = await executeRun(session, 'backfill', plan, signal, commandHooks(session, { acceptInconsistent: args['accept-inconsistent'] }), { strict: args.strict });
+        await compactIfDue(session.sink, session.pipeline.sink, logger);
+        reportRun(logger, 'backfill', summary);
+      } finally {
+        await session.close();
+      }
+    });
   },
 };

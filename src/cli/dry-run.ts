@@ -17,15 +17,13 @@ import { checkScopes, decodedCheckpoints, scopeRecorder } from '../run/warehouse
 import { runTip } from '../run/execute-run.js';
 import { formatSeconds } from './duration.js';
 import { utcTime } from '../core/utc-time.js';
-import type { InterruptSignal } from './signals.js';
 
 /** Prints the dry run's lines on stdout, then closes the session. */
-export async function printDryRun(session: Session, command: string, plan: (ctx: PlanContext) => Promise<Plan>, interrupt: InterruptSignal): Promise<void> {
+export async function printDryRun(session: Session, command: string, plan: (ctx: PlanContext) => Promise<Plan>, signal: AbortSignal): Promise<void> {
   try {
-    process.stdout.write(`${(await dryRun(session, command, plan, interrupt.signal)).join('\n')}\n`);
+    process.stdout.write(`${(await dryRun(session, command, plan, signal)).join('\n')}\n`);
   } finally {
     await session.close();
-    interrupt.dispose();
   }
 }
 

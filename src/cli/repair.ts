@@ -23,7 +23,7 @@ import { openSession } from '../run/session.js';
 import { executeRun } from '../run/execute-run.js';
 import { commandHooks } from './run-hooks.js';
 import { reportRun } from './run-summary.js';
-import { interruptSignal } from './signals.js';
+import { whileInterruptible } from './signals.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { utcDaySeconds } from '../core/utc-day.js';
 
@@ -41,18 +41,18 @@ export const repairCommand: CommandModule<object, RepairArgs> = {
     }) as never,
   handler: async (args) => {
     const logger = createLogger(args['log-level']);
-    const interrupt = interruptSignal();
-    const session = await openSession(args.pipeline, overridesOf(args), logger, { repair: true });
-    try {
-      const { sink } = session;
-      if (sink instanceof ParquetSink) await setAsideDamaged(sink, session.streams, logger);
-      const setAside = sink instanceof ParquetSink ? sink.setAsideFiles() : [];
-      const summary = await executeRun(session, 'repair', (ctx) => planRepair(session.streams, setAside, ctx), interrupt.signal, commandHooks(session), { strict: args.strict });
-      reportRun(logger, 'repair', summary);
-    } finally {
-      await session.close();
-      interrupt.dispose();
-    }
+    await whileInterruptible(async (signal) => {
+      const session = await openSession(args.pipeline, overridesOf(args), logger, { repair: true });
+      try {
+        const { sink } = session;
+        if (sink instanceof ParquetSink) await setAsideDamaged(sink, session.streams, logger);
+        const setAside = sink instanceof ParquetSink ? sink.setAsideFiles() : [];
+        const summary = await executeRun(session, 'repair', (ctx) => planRepair(session.streams, setAside, ctx), signal, commandHooks(session), { strict: args.strict });
+        reportRun(logger, 'repair', summary);
+      } finally {
+        await session.close();
+      }
+    });
   },
 };
 

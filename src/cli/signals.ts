@@ -10,6 +10,19 @@ export interface InterruptSignal {
   dispose(): void;
 }
 
+/**
+ * Runs `body` with an interrupt signal, its handlers removed however `body` ends, also when it fails
+ * before its run starts (a pipeline file refused, a warehouse locked).
+ */
+export async function whileInterruptible<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const interrupt = interruptSignal();
+  try {
+    return await body(interrupt.signal);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
 export function interruptSignal(): InterruptSignal {
   const controller = new AbortController();
   const onSignal = (name: 'SIGINT' | 'SIGTERM') => (): void => {

@@ -9,7 +9,7 @@ import { commandHooks } from './run-hooks.js';
 import { reportRun } from './run-summary.js';
 import { follow } from './follow.js';
 import { compactIfDue } from './compact.js';
-import { interruptSignal } from './signals.js';
+import { whileInterruptible } from './signals.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 
 interface SyncArgs extends PipelineArgs {
@@ -40,21 +40,21 @@ export const syncCommand: CommandModule<object, SyncArgs> = {
   handler: async (args) => {
     if (args['dry-run'] && args.follow) throw new ConfigError('--dry-run plans one run: leave out --follow');
     const logger = createLogger(args['log-level']);
-    const interrupt = interruptSignal();
-    const plan = (ctx: PlanContext): Promise<Plan> => planSync(session.pipeline, session.streams, ctx);
-    const session = await openSession(args.pipeline, overridesOf(args), logger, { signal: interrupt.signal, openWarehouse: !args.follow && !args['dry-run'], tipFirst: true });
-    if (args['dry-run']) return printDryRun(session, 'sync', plan, interrupt);
-    const sync = async (): Promise<void> => {
-      const summary = await executeRun(session, 'sync', plan, interrupt.signal, commandHooks(session, { acceptInconsistent: args['accept-inconsistent'] }), { strict: args.strict });
-      await compactIfDue(session.sink, session.pipeline.sink, logger);
-      reportRun(logger, 'sync', summary);
-    };
-    try {
-      if (args.follow) await follow(session, sync, { intervalSeconds: args.interval, signal: interrupt.signal, logger });
-      else await sync();
-    } finally {
-      await session.close();
-      interrupt.dispose();
-    }
+    await whileInterruptible(async (signal) => {
+      const plan = (ctx: PlanContext): Promise<Plan> => planSync(session.pipeline, session.streams, ctx);
+      const session = await openSession(args.pipeline, overridesOf(args), logger, { signal, openWarehouse: !args.follow && !args['dry-run'], tipFirst: true });
+      if (args['dry-run']) return printDryRun(session, 'sync', plan, signal);
+      const sync = async (): Promise<void> => {
+        const summary = await executeRun(session, 'sync', plan, signal, commandHooks(session, { acceptInconsistent: args['accept-inconsistent'] }), { strict: args.strict });
+        await compactIfDue(session.sink, session.pipeline.sink, logger);
+        reportRun(logger, 'sync', summary);
+      };
+      try {
+        if (args.follow) await follow(session, sync, { intervalSeconds: args.interval, signal, logger });
+        else await sync();
+      } finally {
+        await session.close();
+      }
+    });
   },
 };
