@@ -1,6 +1,6 @@
 import { DEFAULT_BASE_URLS } from '../api/network.js';
 import { ConfigError } from '../core/errors.js';
-import { inTypeScriptNames } from '../core/stream.js';
+import { presentFilters } from '../core/stream.js';
 import { checkBaseUrl, keyInBaseUrl } from './base-url.js';
 import { checkLocalSinkPath } from './sink-path.js';
 import { defaultConcurrency, defaultRps, defaultWorkers } from './defaults.js';
@@ -110,9 +110,9 @@ function startPoint(start: PipelineFile['start']): StartPoint {
   return { kind: 'tip' };
 }
 
-/** Each selected stream's filters under their TypeScript names (`owner_addresses` → `ownerAddresses`). */
+/** Each selected stream's filters, under the pipeline file's names. */
 function streams(file: PipelineFile['streams'], names: readonly StreamName[]): PipelineStreams {
-  return Object.fromEntries(names.map((name) => [name, inTypeScriptNames(withoutRefresh(file[name] ?? {}))])) as PipelineStreams;
+  return Object.fromEntries(names.map((name) => [name, presentFilters(withoutRefresh(file[name] ?? {}))])) as PipelineStreams;
 }
 
 /** Each snapshot stream's `refresh.every` that the file sets, in seconds. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { byKind, inTypeScriptNames, type AnyStream, type FilterShape } from '../core/stream.js';
+import { byKind, presentFilters, type AnyStream, type FilterShape } from '../core/stream.js';
 import { describeProblem } from '../options/expect.js';
 import { closedMap, duration } from '../options/fields.js';
 import { oneOf } from '../options/show.js';
@@ -23,7 +23,7 @@ function entry(stream: AnyStream) {
   return closedMap(shape, { noun: 'filter', where: `for ${stream.name}`, listName: `${stream.name} filters` })
     .superRefine((entry, ctx) => {
       const { [REFRESH_KEY]: _refresh, ...filters } = entry;
-      const conflict = stream.conflictIn?.(inTypeScriptNames(filters));
+      const conflict = stream.conflictIn?.(presentFilters(filters));
       if (conflict !== undefined) ctx.addIssue({ code: 'custom', message: conflict });
       const long = longListIn(stream, filters);
       if (long !== undefined) ctx.addIssue({ code: 'custom', path: [long.filter], input: filters[long.filter], message: tooLongMessage(stream, long) });

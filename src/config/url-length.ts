@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { MAX_QUERY_BYTES, queryBytes } from '../api/url-limit.js';
 import { MAX_LIMIT } from '../api/v3.js';
-import { byKind, inTypeScriptNames, type AnyStream } from '../core/stream.js';
+import { byKind, presentFilters, type AnyStream } from '../core/stream.js';
 import type { QueryParams } from '../core/query-params.js';
 import '../options/meta.js';
 
@@ -51,7 +51,7 @@ function mostFitting(given: number, bytesOf: (count: number) => number): number 
 
 /** The stream's query with its largest position bounds, page size and offset. */
 function widestQuery(stream: AnyStream, filters: Readonly<Record<string, unknown>>): QueryParams {
-  const resolved = inTypeScriptNames(filters);
+  const resolved = presentFilters(filters);
   const page = { limit: MAX_LIMIT, offset: Number.MAX_SAFE_INTEGER };
   return byKind(stream, {
     position: (positioned) => positioned.query(resolved, { ...page, from: UINT64_MAX, to: UINT64_MAX }),

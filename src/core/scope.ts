@@ -25,7 +25,7 @@ export interface StreamScope {
 export function scopeFilters(filters: object): Record<string, unknown> {
   const entries = Object.entries(filters)
     .filter(([, value]) => value !== undefined && value !== null)
-    .map(([name, value]): [string, unknown] => [snakeCase(name), Array.isArray(value) ? [...(value as string[])].sort() : value])
+    .map(([name, value]): [string, unknown] => [name, Array.isArray(value) ? [...(value as string[])].sort() : value])
     .sort(([a], [b]) => (a < b ? -1 : 1));
   return Object.fromEntries(entries);
 }
@@ -69,8 +69,4 @@ function describeValue(value: unknown): string {
   if (!Array.isArray(value)) return String(value);
   const shown = value.slice(0, 3).map(String);
   return `[${shown.join(', ')}${value.length > 3 ? `, … ${value.length} in all` : ''}]`;
-}
-
-function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }

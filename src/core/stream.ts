@@ -29,26 +29,14 @@ export type RowsByTable = ReadonlyMap<string, readonly Row[]>;
  */
 export type FilterShape = z.ZodRawShape;
 
-/** `owner_addresses` → `ownerAddresses`: a filter's name in TypeScript. */
-export type CamelCase<Name extends string> = Name extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Name;
-
-/** A filter's name in TypeScript, as `CamelCase` spells it. */
-export function typeScriptName(name: string): string {
-  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+/** A stream's filters as `query` receives them, in the pipeline file's names: an absent filter absent (no key holding `undefined`). */
+export function presentFilters(filters: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
 }
 
-/** A stream's filters as `query` receives them: each renamed, an absent filter absent (no key holding `undefined`). */
-export function inTypeScriptNames(filters: object): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(filters)
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => [typeScriptName(name), value]),
-  );
-}
-
-/** The filters a shape resolves to (what `query` receives): TypeScript names, an absent filter absent. */
+/** The filters a shape resolves to (what `query` receives): the pipeline file's names, an absent filter absent. */
 export type FiltersOf<Shape extends FilterShape> = {
-  readonly [Name in keyof z.output<z.ZodObject<Shape>> as CamelCase<Name & string>]?: Exclude<z.output<z.ZodObject<Shape>>[Name], undefined>;
+  readonly [Name in keyof z.output<z.ZodObject<Shape>>]?: Exclude<z.output<z.ZodObject<Shape>>[Name], undefined>;
 };
 
 /** What every stream declares, whether paged by a position or read as a snapshot. */

@@ -206,7 +206,7 @@ export const actionsStream = defineStream({
   query: (filters, page) => ({
     ...ltPage(page),
     supported_action_types: SUPPORTED_ACTION_TYPES,
-    action_type: filters.actionTypes,
+    action_type: filters.action_types,
     include_accounts: true,
   }),
   metadata: false,

@@ -68,7 +68,7 @@ export const jettonBurnsStream = defineStream({
   axis: 'lt',
   endpoint: '/api/v3/jetton/burns',
   itemsKey: 'jetton_burns',
-  query: (filters, page) => ({ ...ltPage(page), owner_address: filters.ownerAddresses, jetton_master: filters.jettonMaster }),
+  query: (filters, page) => ({ ...ltPage(page), owner_address: filters.owner_addresses, jetton_master: filters.jetton_master }),
   metadata: false,
   item: jettonBurnItem,
   rescansOverlap: false,

@@ -72,7 +72,7 @@ export const jettonMastersStream = defineSnapshot({
   tables: [jettonMastersTable],
   endpoint: '/api/v3/jetton/masters',
   itemsKey: 'jetton_masters',
-  query: (filters, page) => ({ address: filters.addresses, admin_address: filters.adminAddresses, ...snapshotPage(page) }),
+  query: (filters, page) => ({ address: filters.addresses, admin_address: filters.admin_addresses, ...snapshotPage(page) }),
   metadata: true,
   withResponse: (raw, response) => {
     if (typeof raw !== 'object' || raw === null) return raw;

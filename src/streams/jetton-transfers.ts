@@ -81,7 +81,7 @@ export const jettonTransfersStream = defineStream({
   axis: 'lt',
   endpoint: '/api/v3/jetton/transfers',
   itemsKey: 'jetton_transfers',
-  query: (filters, page) => ({ ...ltPage(page), owner_address: filters.ownerAddresses, jetton_master: filters.jettonMaster }),
+  query: (filters, page) => ({ ...ltPage(page), owner_address: filters.owner_addresses, jetton_master: filters.jetton_master }),
   metadata: false,
   item: jettonTransferItem,
   rescansOverlap: false,

@@ -55,7 +55,7 @@ export const jettonWalletsStream = defineSnapshot({
   tables: [jettonWalletsTable],
   endpoint: '/api/v3/jetton/wallets',
   itemsKey: 'jetton_wallets',
-  query: (filters, page) => ({ owner_address: filters.ownerAddresses, jetton_address: filters.jettonMasters, ...snapshotPage(page) }),
+  query: (filters, page) => ({ owner_address: filters.owner_addresses, jetton_address: filters.jetton_masters, ...snapshotPage(page) }),
   metadata: false,
   item: jettonWalletItem,
   key: (wallet) => wallet.address,

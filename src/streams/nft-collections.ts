@@ -55,7 +55,7 @@ export const nftCollectionsStream = defineSnapshot({
   tables: [nftCollectionsTable],
   endpoint: '/api/v3/nft/collections',
   itemsKey: 'nft_collections',
-  query: (filters, page) => ({ collection_address: filters.addresses, owner_address: filters.ownerAddresses, ...snapshotPage(page) }),
+  query: (filters, page) => ({ collection_address: filters.addresses, owner_address: filters.owner_addresses, ...snapshotPage(page) }),
   metadata: false,
   item: nftCollectionItem,
   key: (collection) => collection.address,

@@ -65,7 +65,7 @@ export const nftItemsStream = defineSnapshot({
   tables: [nftItemsTable],
   endpoint: '/api/v3/nft/items',
   itemsKey: 'nft_items',
-  query: (filters, page) => ({ owner_address: filters.ownerAddresses, collection_address: filters.collections, ...snapshotPage(page) }),
+  query: (filters, page) => ({ owner_address: filters.owner_addresses, collection_address: filters.collections, ...snapshotPage(page) }),
   metadata: false,
   item: nftItemItem,
   key: (item) => item.address,

@@ -78,8 +78,8 @@ export const nftTransfersStream = defineStream({
   itemsKey: 'nft_transfers',
   query: (filters, page) => ({
     ...ltPage(page),
-    owner_address: filters.ownerAddresses,
-    item_address: filters.itemAddresses,
+    owner_address: filters.owner_addresses,
+    item_address: filters.item_addresses,
     collection_address: filters.collection,
   }),
   metadata: false,

@@ -123,7 +123,7 @@ export const validatorCyclesStream = defineStream({
   itemsKey: 'cycles',
   maxPageLimit: CYCLES_PER_PAGE,
   query: (filters, page) => ({
-    stake_holder_address: filters.stakeHolder,
+    stake_holder_address: filters.stake_holder,
     return_validators: true,
     ...utimePage(page),
   }),

@@ -97,7 +97,7 @@ export const validatorElectionsStream = defineStream({
   maxPageLimit: ELECTIONS_PER_PAGE,
   // The utime filter is compared to election_id: a page holds the elections whose id the tip has reached.
   query: (filters, page) => ({
-    stake_holder_address: filters.stakeHolder,
+    stake_holder_address: filters.stake_holder,
     return_participants: true,
     ...utimePage(page),
   }),

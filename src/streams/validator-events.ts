@@ -68,7 +68,7 @@ export const validatorEventsStream = defineStream({
   query: (filters, page) => ({
     start_utime: Number(page.from),
     end_utime: Number(page.to),
-    stake_holder_address: filters.stakeHolder,
+    stake_holder_address: filters.stake_holder,
     limit: checkedLimit(page.limit),
     // Builds before 2026-07 (#432) know no offset: send it only inside a crowded second.
     offset: page.offset > 0 ? page.offset : undefined,

@@ -140,7 +140,7 @@ describe('stream requests', () => {
   });
 
   test('actions: pinned types, the type filter repeated, accounts included, metadata off', async () => {
-    expect(await sent(actionsStream, { actionTypes: ['jetton_transfer', 'ton_transfer'] }, { ...page, offset: 1000 })).toEqual({
+    expect(await sent(actionsStream, { action_types: ['jetton_transfer', 'ton_transfer'] }, { ...page, offset: 1000 })).toEqual({
       query:
         '?start_lt=93307000000009&end_lt=9223372036854775808&limit=1000&offset=1000&sort=asc&supported_action_types=latest' +
         '&action_type=jetton_transfer&action_type=ton_transfer&include_accounts=true',
@@ -150,7 +150,7 @@ describe('stream requests', () => {
   });
 
   test('jetton transfers: owners, then the single master; metadata off', async () => {
-    expect(await sent(jettonTransfersStream, { jettonMaster: '0:CC', ownerAddresses: ['0:DD'] }, { ...page, from: 5n, to: 5n, limit: 7 })).toEqual({
+    expect(await sent(jettonTransfersStream, { jetton_master: '0:CC', owner_addresses: ['0:DD'] }, { ...page, from: 5n, to: 5n, limit: 7 })).toEqual({
       query: '?start_lt=5&end_lt=5&limit=7&offset=0&sort=asc&owner_address=0%3ADD&jetton_master=0%3ACC',
       metadata: 'true',
       addressBook: undefined,
@@ -159,7 +159,7 @@ describe('stream requests', () => {
 
   test('validator events: a utime window, the stake holder, offset only inside a crowded second', async () => {
     const window: PageRequest = { from: 1700000000n, to: 1700003600n, limit: 1000, offset: 0 };
-    expect(await sent(validatorEventsStream, { stakeHolder: '-1:DD' }, window)).toEqual({
+    expect(await sent(validatorEventsStream, { stake_holder: '-1:DD' }, window)).toEqual({
       query: '?start_utime=1700000000&end_utime=1700003600&stake_holder_address=-1%3ADD&limit=1000&sort=asc',
       metadata: undefined,
       addressBook: undefined,

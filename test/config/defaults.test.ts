@@ -112,9 +112,9 @@ test('addresses become raw upper case, once each', () => {
   );
   expect(p.streams).toEqual({
     transactions: { accounts: [raw] },
-    jetton_transfers: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
-    validator_events: { stakeHolder: '-1:3333333333333333333333333333333333333333333333333333333333333333' },
-    actions: { actionTypes: ['jetton_transfer', 'ton_transfer'] },
+    jetton_transfers: { jetton_master: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
+    validator_events: { stake_holder: '-1:3333333333333333333333333333333333333333333333333333333333333333' },
+    actions: { action_types: ['jetton_transfer', 'ton_transfer'] },
   });
   expect(p.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events']);
 });

@@ -59,14 +59,14 @@ test('the public examples', () => {
   });
   const usdt = load('jetton-transfers.yaml');
   expect(usdt.streams).toEqual({
-    jetton_transfers: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
+    jetton_transfers: { jetton_master: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
   });
   expect(usdt.sink.kind).toBe('parquet');
   expect(usdt.start).toEqual({ kind: 'utime', utime: 1735689600 });
   expect(load('validator-events.yaml').streamNames).toEqual(['validator_events']);
   expect(load('jetton-burns.yaml').streams).toEqual({
-    jetton_transfers: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
-    jetton_burns: { jettonMaster: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
+    jetton_transfers: { jetton_master: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
+    jetton_burns: { jetton_master: '0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE' },
   });
   const usernames = load('nft-transfers.yaml');
   expect(usernames.streams).toEqual({
@@ -83,7 +83,7 @@ test('the public examples', () => {
   const holdings = load('token-holdings.yaml');
   expect(holdings.streamNames).toEqual(['jetton_transfers', 'jetton_masters', 'jetton_wallets', 'nft_items']);
   expect(holdings.refresh).toEqual({ jetton_masters: 86_400, jetton_wallets: 3600, nft_items: 86_400 });
-  expect(holdings.streams.jetton_wallets).toEqual({ ownerAddresses: ['0:83DFD552E63729B472FCBCC8C45EBCC6691702558B68EC7527E1BA403A0F31A8'] });
+  expect(holdings.streams.jetton_wallets).toEqual({ owner_addresses: ['0:83DFD552E63729B472FCBCC8C45EBCC6691702558B68EC7527E1BA403A0F31A8'] });
   const cron = load('cron-sync.yaml');
   expect(cron.start).toEqual({ kind: 'tip' });
   expect(cron.streamNames).toEqual(['transactions', 'actions', 'jetton_transfers', 'validator_events', 'blocks', 'jetton_burns', 'nft_transfers']);

@@ -31,7 +31,7 @@ const burn = {
 describe('jetton_burns request', () => {
   it('pages by lt, ascending, inclusive bounds, with owners as repeated owner_address and one jetton_master', () => {
     const page = { from: 60_000_008_000_001n, to: 60_000_009_000_000n, limit: 1000, offset: 0 };
-    expect(jettonBurnsStream.query({ ownerAddresses: [OWNER, WALLET], jettonMaster: MASTER }, page)).toEqual({
+    expect(jettonBurnsStream.query({ owner_addresses: [OWNER, WALLET], jetton_master: MASTER }, page)).toEqual({
       start_lt: 60_000_008_000_001n,
       end_lt: 60_000_009_000_000n,
       limit: 1000,

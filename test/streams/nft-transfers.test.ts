@@ -38,7 +38,7 @@ const transfer = {
 describe('nft_transfers request', () => {
   it('pages by lt, ascending, inclusive bounds, with owners and items as repeated keys and one collection_address', () => {
     const page = { from: 60_000_001_000_003n, to: 60_000_002_000_000n, limit: 1000, offset: 0 };
-    const filters = { ownerAddresses: [OLD_OWNER, NEW_OWNER], itemAddresses: [ITEM], collection: COLLECTION };
+    const filters = { owner_addresses: [OLD_OWNER, NEW_OWNER], item_addresses: [ITEM], collection: COLLECTION };
     expect(nftTransfersStream.query(filters, page)).toEqual({
       start_lt: 60_000_001_000_003n,
       end_lt: 60_000_002_000_000n,

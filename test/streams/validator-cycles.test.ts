@@ -50,7 +50,7 @@ const cycle = {
 describe('validator_cycles request', () => {
   it('pages by utime on cycle_start, ascending, inclusive bounds, with the validators and the stake holder as stake_holder_address', () => {
     const page = { from: 1_767_225_600n, to: 1_767_300_000n, limit: 100, offset: 2 };
-    expect(validatorCyclesStream.query({ stakeHolder: HOLDER }, page)).toEqual({
+    expect(validatorCyclesStream.query({ stake_holder: HOLDER }, page)).toEqual({
       stake_holder_address: HOLDER,
       return_validators: true,
       start_utime: 1_767_225_600,

@@ -27,7 +27,7 @@ const election = {
 describe('validator_elections request', () => {
   it('pages by utime on election_id, ascending, inclusive bounds, with the participants and the stake holder as stake_holder_address', () => {
     const page = { from: 1_767_225_600n, to: 1_767_300_000n, limit: 100, offset: 1 };
-    expect(validatorElectionsStream.query({ stakeHolder: HOLDER }, page)).toEqual({
+    expect(validatorElectionsStream.query({ stake_holder: HOLDER }, page)).toEqual({
       stake_holder_address: HOLDER,
       return_participants: true,
       start_utime: 1_767_225_600,
