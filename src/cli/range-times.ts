@@ -4,7 +4,7 @@
  * the warehouse in one query per stream (no request: it works offline and without a key).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Range } from '../core/coverage.js';
+import type { Range } from '../core/checkpoint/coverage.js';
 import { quotedIdentifier } from '../core/sql-quote.js';
 import type { StreamDefinition } from '../core/stream.js';
 import type { AnyTable } from '../core/table.js';

@@ -8,12 +8,12 @@
 import type { CommandModule } from 'yargs';
 import type { Logger } from 'pino';
 import { createLogger } from '../core/logger.js';
-import { decodeCheckpoint, encodeCheckpoint } from '../core/checkpoint.js';
-import { maxBig, minBig, type Range } from '../core/coverage.js';
+import { decodeCheckpoint, encodeCheckpoint } from '../core/checkpoint/record.js';
+import { maxBig, minBig, type Range } from '../core/checkpoint/coverage.js';
 import { positionStreams, type Plan, type PlanContext, type PlannedStream } from '../run/plan.js';
 import type { StreamJob } from '../run/runner.js';
 import type { StreamDefinition } from '../core/stream.js';
-import { StreamProgress } from '../core/stream-progress.js';
+import { StreamProgress } from '../core/checkpoint/stream-progress.js';
 import type { ManifestFile, SetAsideFile } from '../load/parquet/manifest.js';
 import { ParquetSink } from '../load/parquet/sink.js';
 import type { Refetch } from '../load/parquet/set-aside.js';

@@ -2,7 +2,7 @@
  * A snapshot stream as `status` reports it, from its checkpoint row alone: when its last complete
  * snapshot was taken, whether a later one was begun and not completed, and when a sync takes the next.
  */
-import { decodeCheckpoint } from '../core/checkpoint.js';
+import { decodeCheckpoint } from '../core/checkpoint/record.js';
 import { NAME_WIDTH } from './stream-status.js';
 import { isoSeconds, utcTimeOfIso } from '../core/utc-time.js';
 

@@ -4,7 +4,7 @@
  * (src/load/duckdb/progress.ts), exact as of the run's last commit.
  */
 import { WarehouseWrittenError } from '../core/errors.js';
-import { decodeCheckpoint } from '../core/checkpoint.js';
+import { decodeCheckpoint } from '../core/checkpoint/record.js';
 import type { Pipeline } from '../config/index.js';
 import { readProgress, type DuckDBProgress } from '../load/duckdb/progress.js';
 import { factsOf, withReadOnlyWarehouse, type ReadOnlyWarehouse, type StoredRun } from '../load/read-only-warehouse.js';

@@ -17,7 +17,7 @@ import type { Landmark, Landmarks } from '../extract/landmarks.js';
 import { plannedStreams } from '../run/session.js';
 import { askTip } from './asked-tip.js';
 import { streamStatus, type Distance, type StreamStatus } from './stream-status.js';
-import { decodeCheckpoint } from '../core/checkpoint.js';
+import { decodeCheckpoint } from '../core/checkpoint/record.js';
 import { snapshotStatus, type SnapshotStatus } from './snapshot-status.js';
 import { overridesOf, pipelineOptions, type PipelineArgs } from './pipeline-options.js';
 import { activeRedactor } from '../core/secret-scope.js';

@@ -4,8 +4,8 @@
  * first covered range) and the distance to the settled tip, when the tip is known; each range with
  * its times where they are known (see `ReportedRange`).
  */
-import { decodeCheckpoint } from '../core/checkpoint.js';
-import type { Range } from '../core/coverage.js';
+import { decodeCheckpoint } from '../core/checkpoint/record.js';
+import type { Range } from '../core/checkpoint/coverage.js';
 import { tipPosition } from '../run/plan.js';
 import type { PositionAxis, StreamDefinition } from '../core/stream.js';
 import type { Landmark } from '../extract/landmarks.js';

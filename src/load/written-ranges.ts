@@ -1,4 +1,4 @@
-import { maxBig, minBig } from '../core/coverage.js';
+import { maxBig, minBig } from '../core/checkpoint/coverage.js';
 import type { AnyTable } from '../core/table.js';
 import { clusterRange, type ClusterRange } from './cluster-range.js';
 import type { TableChange } from './commit-plan.js';

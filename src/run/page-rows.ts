@@ -1,5 +1,5 @@
 import { exactJson } from '../core/exact-json.js';
-import type { OpenItem } from '../core/stream-progress.js';
+import type { OpenItem } from '../core/checkpoint/stream-progress.js';
 import type { Row } from '../core/table.js';
 import type { StreamDefinition } from '../core/stream.js';
 import type { Reject } from '../extract/page-reader.js';

@@ -10,10 +10,10 @@ import { isSnapshot, type AnyStream, type PositionAxis, type StreamDefinition } 
 import { describeBlock, type Landmark, type Landmarks } from '../extract/landmarks.js';
 import { checkTipFollows } from '../extract/tip-check.js';
 import type { StreamJob } from './runner.js';
-import type { StreamCheckpoint } from '../core/checkpoint.js';
-import { Coverage, minBig } from '../core/coverage.js';
+import type { StreamCheckpoint } from '../core/checkpoint/record.js';
+import { Coverage, minBig } from '../core/checkpoint/coverage.js';
 import type { StreamScope } from '../core/scope.js';
-import { StreamProgress } from '../core/stream-progress.js';
+import { StreamProgress } from '../core/checkpoint/stream-progress.js';
 import { AheadOfChainError, ConfigError } from '../core/errors.js';
 import { utcTime } from '../core/utc-time.js';
 import { planSnapshots, type SkippedSnapshot } from './snapshot-plan.js';

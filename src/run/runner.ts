@@ -7,7 +7,7 @@
 import PQueue from 'p-queue';
 import type { V3Api } from '../api/v3.js';
 import { type SnapshotDefinition, type StreamDefinition } from '../core/stream.js';
-import type { StreamProgress } from '../core/stream-progress.js';
+import type { StreamProgress } from '../core/checkpoint/stream-progress.js';
 import { pageWindow } from '../extract/position-pager.js';
 import type { Sink, StreamCommit } from '../load/sink.js';
 import { CheckpointTracker } from './checkpoint-tracker.js';

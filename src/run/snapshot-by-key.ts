@@ -8,7 +8,7 @@
  * its last complete snapshot (stamped with its time), so the next one reads them again like the rest.
  */
 import type { NamingColumn, SnapshotDefinition } from '../core/stream.js';
-import type { SnapshotRecord } from '../core/snapshot-record.js';
+import type { SnapshotRecord } from '../core/checkpoint/snapshot-record.js';
 import { MAX_QUERY_BYTES } from '../api/url-limit.js';
 import { snapshotPage } from '../api/v3.js';
 import { readSnapshotPage } from '../extract/snapshot-pager.js';

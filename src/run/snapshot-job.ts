@@ -7,7 +7,7 @@
  * (snapshot-by-key.ts) is completed after that read.
  */
 import type { V3Api } from '../api/v3.js';
-import type { SnapshotRecord } from '../core/snapshot-record.js';
+import type { SnapshotRecord } from '../core/checkpoint/snapshot-record.js';
 import type { SnapshotDefinition } from '../core/stream.js';
 import type { Row } from '../core/table.js';
 import { snapshotPages, type SnapshotPage } from '../extract/snapshot-pager.js';

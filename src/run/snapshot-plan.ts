@@ -4,8 +4,8 @@
  * are skipped, and the run says when each is due. A stream that reads by key what other streams of
  * the run name (jetton_masters: the masters of transfers and burns) does so in every sync, due or not.
  */
-import { Coverage } from '../core/coverage.js';
-import { SnapshotRecord } from '../core/snapshot-record.js';
+import { Coverage } from '../core/checkpoint/coverage.js';
+import { SnapshotRecord } from '../core/checkpoint/snapshot-record.js';
 import { isSnapshot, type NamingColumn, type SnapshotDefinition } from '../core/stream.js';
 import type { PlanContext, PlannedStream } from './plan.js';
 import type { KeyedRead } from './snapshot-by-key.js';

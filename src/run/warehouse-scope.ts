@@ -2,7 +2,7 @@
  * The checkpoints a run starts from, and the refusal of a run whose scope differs from theirs: another
  * network, another chain behind the service, or other filters for a stream (see src/core/scope.ts).
  */
-import { decodeCheckpoint } from '../core/checkpoint.js';
+import { decodeCheckpoint } from '../core/checkpoint/record.js';
 import type { PlannedStream, StoredCheckpoint } from './plan.js';
 import { checkAnchor, checkFilters, checkNetwork, scopeFilters, type ChainAnchor, type StreamScope } from '../core/scope.js';
 import type { Landmark } from '../extract/landmarks.js';

@@ -6,8 +6,8 @@
  * look at: the holes between a stream's covered ranges (not an inconsistency: the warehouse does not
  * claim them, and two backfills of separate months leave one on purpose).
  */
-import { decodeCheckpoint } from '../core/checkpoint.js';
-import type { Range } from '../core/coverage.js';
+import { decodeCheckpoint } from '../core/checkpoint/record.js';
+import type { Range } from '../core/checkpoint/coverage.js';
 import type { PositionAxis } from '../core/stream.js';
 import { utcTime } from '../core/utc-time.js';
 import { describeBlock, type Landmark } from '../extract/landmarks.js';

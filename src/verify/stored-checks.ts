@@ -8,7 +8,7 @@
  * the rows of those ranges alone (what a run just committed) against everything stored.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Range } from '../core/coverage.js';
+import type { Range } from '../core/checkpoint/coverage.js';
 import { quotedIdentifier } from '../core/sql-quote.js';
 import type { PositionAxis } from '../core/stream.js';
 import type { AnyTable } from '../core/table.js';

@@ -6,8 +6,8 @@
  * transactions where traces and unfiltered transactions are stored.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { decodeCheckpoint } from '../core/checkpoint.js';
-import type { Range } from '../core/coverage.js';
+import { decodeCheckpoint } from '../core/checkpoint/record.js';
+import type { Range } from '../core/checkpoint/coverage.js';
 import { byKind } from '../core/stream.js';
 import type { AnyTable } from '../core/table.js';
 import { quotedString } from '../core/sql-quote.js';

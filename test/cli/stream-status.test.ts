@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { streamStatus, streamStatusLines, type ReportedRange } from '../../src/cli/stream-status.js';
-import { encodeCheckpoint } from '../../src/core/checkpoint.js';
-import { Coverage, type Range } from '../../src/core/coverage.js';
+import { encodeCheckpoint } from '../../src/core/checkpoint/record.js';
+import { Coverage, type Range } from '../../src/core/checkpoint/coverage.js';
 import type { Landmark } from '../../src/extract/landmarks.js';
 import { streamByName } from '../../src/streams/index.js';
 

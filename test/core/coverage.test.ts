@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
-import { Coverage, type Range } from '../../src/core/coverage.js';
-import { StreamProgress } from '../../src/core/stream-progress.js';
+import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint/record.js';
+import { Coverage, type Range } from '../../src/core/checkpoint/coverage.js';
+import { StreamProgress } from '../../src/core/checkpoint/stream-progress.js';
 
 const range = fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: -1, max: 12 })).map(([from, length]): Range => ({ from: BigInt(from), to: BigInt(from + length) }));
 

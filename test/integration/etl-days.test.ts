@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writtenRangeKey } from '../../src/core/bookkeeping.js';
-import type { Range } from '../../src/core/coverage.js';
+import type { Range } from '../../src/core/checkpoint/coverage.js';
 import type { StreamDefinition } from '../../src/core/stream.js';
 import { DuckDBSink } from '../../src/load/duckdb/sink.js';
 import { readManifest, writeManifest } from '../../src/load/parquet/manifest.js';

@@ -6,7 +6,7 @@
  * settled tip, it is no longer read again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeCheckpoint } from '../../src/core/checkpoint.js';
+import { decodeCheckpoint } from '../../src/core/checkpoint/record.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { describeResult } from '../support/cli-result.js';

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ReportedRun, StatusReport } from '../../src/cli/status-report.js';
 import type { StreamStatus } from '../../src/cli/stream-status.js';
 import { utcTime } from '../../src/core/utc-time.js';
-import { decodeCheckpoint } from '../../src/core/checkpoint.js';
+import { decodeCheckpoint } from '../../src/core/checkpoint/record.js';
 import { progressPath, type DuckDBProgress } from '../../src/load/duckdb/progress.js';
 import { childEnv, runCli, spawnCli } from '../support/cli.js';
 import { runInProcess } from '../support/cli-in-process.js';

@@ -7,8 +7,8 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
-import { Coverage } from '../../src/core/coverage.js';
+import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint/record.js';
+import { Coverage } from '../../src/core/checkpoint/coverage.js';
 import { streamByName } from '../../src/streams/index.js';
 import type { Devnet } from '../../src/devnet/index.js';
 import { runCliInProcess } from '../support/cli-in-process.js';

@@ -9,8 +9,8 @@
  * fills it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint.js';
-import { Coverage } from '../../src/core/coverage.js';
+import { decodeCheckpoint, encodeCheckpoint } from '../../src/core/checkpoint/record.js';
+import { Coverage } from '../../src/core/checkpoint/coverage.js';
 import { tableRows } from '../../src/core/stream.js';
 import type { Row, RowOf } from '../../src/core/table.js';
 import { DuckDBSink } from '../../src/load/duckdb/sink.js';

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Range } from '../../src/core/coverage.js';
+import type { Range } from '../../src/core/checkpoint/coverage.js';
 import { FIRST_MC } from '../support/test-devnet.js';
 import { KEY_ENV } from '../support/test-key.js';
 import type { SinkKind } from '../support/workspace.js';

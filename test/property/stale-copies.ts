@@ -6,7 +6,7 @@
  * quarter (of another account, for a transaction): half the range apart, in different pages where it
  * holds 2,000 items or more (one page listing a key twice is refused whole).
  */
-import type { Range } from '../../src/core/coverage.js';
+import type { Range } from '../../src/core/checkpoint/coverage.js';
 import { seededRandom } from '../support/seeded-random.js';
 import type { Knob } from './knobs.js';
 import { staleCopy, type StreamName, type Truth, type TruthItem } from './truth.js';

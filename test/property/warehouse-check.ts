@@ -3,7 +3,7 @@
  * values (nothing extra, changed or duplicated), every truth row inside the checkpoint's covered
  * ranges is stored, and the covered ranges hold the ranges a run was required to cover.
  */
-import type { Range } from '../../src/core/coverage.js';
+import type { Range } from '../../src/core/checkpoint/coverage.js';
 import type { Row } from '../../src/core/table.js';
 import { canonical, keyOf, tableNamed } from '../support/row-diff.js';
 import { readWarehouse, type Snapshot } from '../support/warehouse-snapshot.js';

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_QUERY_BYTES } from '../../src/api/url-limit.js';
 import { V3Api } from '../../src/api/v3.js';
-import { SnapshotRecord } from '../../src/core/snapshot-record.js';
+import { SnapshotRecord } from '../../src/core/checkpoint/snapshot-record.js';
 import type { StreamScope } from '../../src/core/scope.js';
 import { PagingContractError } from '../../src/extract/page-check.js';
 import type { StreamCommit } from '../../src/load/sink.js';

@@ -4,8 +4,8 @@
  * the others to delete, and `refresh` skips a stream only while its last complete snapshot is young.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeCheckpoint } from '../../src/core/checkpoint.js';
-import { SnapshotRecord } from '../../src/core/snapshot-record.js';
+import { decodeCheckpoint } from '../../src/core/checkpoint/record.js';
+import { SnapshotRecord } from '../../src/core/checkpoint/snapshot-record.js';
 import type { StreamScope } from '../../src/core/scope.js';
 import type { StoredCheckpoint } from '../../src/run/plan.js';
 import { planSnapshots } from '../../src/run/snapshot-plan.js';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Range } from '../../src/core/coverage.js';
+import type { Range } from '../../src/core/checkpoint/coverage.js';
 import { reclassifyTraces } from '../../src/devnet/chain/reclassify.js';
 import { FIRST_MC } from '../support/test-devnet.js';
 import { KEY_ENV } from '../support/test-key.js';

@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { etlCheckpoints, etlMeta, writtenRangeKey } from '../../src/core/bookkeeping.js';
-import { encodeCheckpoint } from '../../src/core/checkpoint.js';
-import { Coverage, type Range } from '../../src/core/coverage.js';
+import { encodeCheckpoint } from '../../src/core/checkpoint/record.js';
+import { Coverage, type Range } from '../../src/core/checkpoint/coverage.js';
 import { createTableSql } from '../../src/core/ddl.js';
 import { quotedIdentifier, quotedString } from '../../src/core/sql-quote.js';
 import { BLOCK_DATE_COLUMN, type AnyTable } from '../../src/core/table.js';

@@ -1,6 +1,6 @@
-import { encodeCheckpoint, type StreamCheckpoint } from './checkpoint.js';
+import { encodeCheckpoint, type StreamCheckpoint } from './record.js';
 import { Coverage } from './coverage.js';
-import type { StreamScope } from './scope.js';
+import type { StreamScope } from '../scope.js';
 
 /**
  * A snapshot stream's checkpoint while a run takes a snapshot: the time of the last complete

@@ -1,6 +1,6 @@
-import { encodeCheckpoint, type StreamCheckpoint } from './checkpoint.js';
+import { encodeCheckpoint, type StreamCheckpoint } from './record.js';
 import { Coverage, minBig, type Range } from './coverage.js';
-import type { StreamScope } from './scope.js';
+import type { StreamScope } from '../scope.js';
 
 /**
  * A stream's checkpoint while a run extends it: the jobs of the stream (a sync's range, or each gap a

@@ -6,7 +6,7 @@
  * time of its last complete snapshot as `position` (-1 before any), no coverage, and `pending`.
  */
 import { Coverage, type Range } from './coverage.js';
-import type { StreamScope } from './scope.js';
+import type { StreamScope } from '../scope.js';
 
 export interface StreamCheckpoint {
   /** Everything up to here is done: a sync continues after it. At least the end of `covered`. */
