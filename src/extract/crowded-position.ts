@@ -95,7 +95,8 @@ function samePage(a: CheckedPage, b: CheckedPage): boolean {
 class Held {
   readonly #items = new Map<string, PreparedItem>();
   readonly #rejects = new Map<string, CheckedReject>();
-  readonly addressBook: Record<string, PreparedBook[string]> = {};
+  // No prototype: an entry under "__proto__" is copied in like any other, not taken as a prototype.
+  readonly addressBook = Object.create(null) as Record<string, PreparedBook[string]>;
 
   get count(): number {
     return this.#items.size + this.#rejects.size;
