@@ -3,11 +3,12 @@
  * below it, never one above it nor a peer; the devnet stands apart. Inside load/ the same rule
  * orders its parts: neither sink imports the other.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files.js';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 
@@ -58,14 +59,6 @@ const LOAD_FRONT: readonly string[] = ['open-sink.ts', 'migrate.ts', 'read-only-
 
 /** `from -> to`, both as paths from the repository root. */
 type Edge = string;
-
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** Every relative import of each file (static, `export … from`, `import()`, type-only), as edges. */
 function importEdges(files: ReadonlyMap<string, string>): Edge[] {

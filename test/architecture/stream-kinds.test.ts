@@ -4,35 +4,18 @@
  * (src/core/stream.ts), through which every other place that treats the kinds apart goes, so that a
  * new kind of stream is a compile error at each of them rather than a silent default.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { expect, it } from 'vitest';
+import { callsIn, sourceFiles } from './source-files.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SITES = ['src/core/stream.ts', 'src/run/plan.ts', 'src/run/snapshot-plan.ts', 'src/streams/index.ts'];
 
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
 /** `file:line` of each call of `isSnapshot`. */
 function kindQuestions(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'isSnapshot') {
-      found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
+  return callsIn(ROOT, file, (call) => (ts.isIdentifier(call.expression) && call.expression.text === 'isSnapshot' ? '' : undefined));
 }
 
 it('asks a stream its kind in the plan, the registry and byKind only', () => {
